@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdma_cc: ECN-based congestion control for RoCE queue pairs.
+#
+#   make            build rdma_cc.ko (and rdma_cc_hook.ko) and the tools
+#   make check      run every test; ends with "N passed, N failed"
+#
+# Other targets: modules, tools, kunit, kunit-debug, rxe, demo, bench,
+# install, clean.  KDIR=... builds against another kernel tree.
+
+SCRIPTS := $(CURDIR)/tools/scripts
+
+.PHONY: all modules tools check kunit kunit-debug rxe demo bench install clean
+
+all: modules tools
+
+modules:
+	@$(SCRIPTS)/build-modules.sh modules
+
+install:
+	@$(SCRIPTS)/build-modules.sh modules_install
+
+tools:
+	@$(MAKE) --no-print-directory -C tools
+
+check:
+	@$(SCRIPTS)/check.sh
+
+kunit:
+	@$(SCRIPTS)/kunit.sh
+
+kunit-debug:
+	@$(SCRIPTS)/kunit.sh --debug
+
+rxe:
+	@$(SCRIPTS)/build-rxe.sh
+
+demo:
+	@$(CURDIR)/tools/testbed/demo.sh
+
+bench:
+	@$(SCRIPTS)/bench.sh
+
+clean:
+	@$(SCRIPTS)/build-modules.sh clean || true
+	@$(MAKE) --no-print-directory -C tools clean
