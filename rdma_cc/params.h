@@ -56,10 +56,17 @@ void rcc_param_set(struct rcc_params *p, enum rcc_param id, u32 val);
 bool rcc_param_in_range(enum rcc_param id, u32 val);
 
 /*
- * Parse @buf as a value for @id: plain decimal digits, optionally followed by
- * one newline (as "echo" writes), nothing else.  Returns 0 and sets *@val, or
- * -EINVAL for anything malformed and -ERANGE for a number out of range; *@val
- * is left alone on error.
+ * Parse @buf as plain decimal digits, optionally followed by one newline (as
+ * "echo" writes), nothing else: no sign, no spaces, no "0x".  Returns 0 and
+ * sets *@val, or -EINVAL when malformed or above U32_MAX; *@val is left alone
+ * on error.
+ */
+int rcc_parse_u32(const char *buf, u32 *val);
+
+/*
+ * Parse @buf as a value for parameter @id (rcc_parse_u32, then the range
+ * check).  Returns 0 and sets *@val, or -EINVAL for anything malformed or
+ * out of range, as a sysfs store must; *@val is left alone on error.
  */
 int rcc_param_parse(enum rcc_param id, const char *buf, u32 *val);
 
