@@ -12,6 +12,8 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/errno.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
 
 #else /* user space */
 
@@ -19,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint8_t u8;
 typedef uint32_t u32;
