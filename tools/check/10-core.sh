@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The rate-control core and rdma-cc-replay against the spec: per-rule tests,
+# edge settings, the worked example, random invariants, an independent model,
+# the replay tool's error paths.  CORE_RANDOM sets the random case count.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bash "$top/tools/scripts/deps.sh" base || exit 1
+make --no-print-directory -s -C "$top/tools" rdma-cc-replay tests/core_test || exit 1
+"$top/tools/tests/core_test" || echo "not ok core/core_test: exit status $?"
+python3 "$top/tools/tests/test_replay.py" --random "${CORE_RANDOM:-300}"

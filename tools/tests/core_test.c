@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core_test.c - the core's C API, tested directly in user space: the
+ * parameter table and its strict parser, line-rate resolution, counter
+ * saturation and the report's flags.  Prints "ok NAME" / "not ok NAME".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rate_loop.h"
+
+static int failures;
+static int case_failed;
+
+#define EXPECT(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			printf("#   %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			case_failed = 1;				\
+		}							\
+	} while (0)
+
+static void run_case(const char *name, void (*fn)(void))
+{
+	case_failed = 0;
+	fn();
+	printf("%s core/c_%s\n", case_failed ? "not ok" : "ok", name);
+	failures += case_failed;
+}
+
+static void defaults_match_the_spec(void)
+{
+	struct rcc_params p;
+
+	rcc_params_default(&p);
+	EXPECT(p.data_rate_mbps == 0);
+	EXPECT(p.control_interval_ns == 45000);
+	EXPECT(p.initial_congestion_estimate == 1024);
+	EXPECT(p.fast_recovery_attempt == 5);
+	EXPECT(p.num_control_loops_per_increase == 5);
+	EXPECT(p.initial_target_rate_percent == 90);
+	EXPECT(p.number_active_increase_steps == 10);
+	EXPECT(p.minimum_rate_percent == 10);
+	EXPECT(p.line_rate_margin_mbps == 100);
+	EXPECT(rcc_param_in_range(RCC_CONGESTION_PROBABILITY_WEIGHT,
+				  p.congestion_probability_weight));
+}
+
+static void table_names_and_ranges(void)
+{
+	static const struct { const char *name; u32 min, max; } want[] = {
+		{ "data_rate_mbps", 0, 10000000 },
+		{ "control_interval_ns", 2000, 100000000 },
+		{ "congestion_probability_weight", 1, 1024 },
+		{ "initial_congestion_estimate", 0, 1024 },
+		{ "fast_recovery_attempt", 0, 64 },
+		{ "num_control_loops_per_increase", 0, 1000 },
+		{ "initial_target_rate_percent", 0, 100 },
+		{ "number_active_increase_steps", 1, 1000 },
+		{ "minimum_rate_percent", 1, 100 },
+		{ "line_rate_margin_mbps", 0, 10000000 },
+	};
+	unsigned int i;
+
+	EXPECT(sizeof(want) / sizeof(want[0]) == RCC_NR_PARAMS);
+	for (i = 0; i < RCC_NR_PARAMS; i++) {
+		int id = rcc_param_lookup(want[i].name);
+
+		EXPECT(id == (int)i);
+		if (id < 0)
+			continue;
+		EXPECT(rcc_param_descs[id].min == want[i].min);
+		EXPECT(rcc_param_descs[id].max == want[i].max);
+		EXPECT(rcc_param_descs[id].def >= want[i].min);
+		EXPECT(rcc_param_descs[id].def <= want[i].max);
+	}
+	EXPECT(rcc_param_lookup("no_such") == -EINVAL);
+	EXPECT(rcc_param_lookup("") == -EINVAL);
+}
+
+static void parser_is_strict(void)
+{
+	static const char * const bad[] = {
+		"", "\n", "-1", "+1", " 1", "1 ", "1\n\n", "0x10", "1e3", "1.0",
+		"4294967296", "99999999999999999999999", "abc", "1a", "\t1",
+	};
+	unsigned int i;
+	u32 v = 77;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT(rcc_parse_u32(bad[i], &v) == -EINVAL);
+		EXPECT(v == 77);
+	}
+	EXPECT(rcc_parse_u32("4294967295", &v) == 0 && v == 4294967295U);
+	EXPECT(rcc_parse_u32("007\n", &v) == 0 && v == 7);
+	v = 77;
+	EXPECT(rcc_param_parse(RCC_CONTROL_INTERVAL_NS, "1999", &v) == -EINVAL);
+	EXPECT(rcc_param_parse(RCC_CONTROL_INTERVAL_NS, "100000001", &v) ==
+	       -EINVAL);
+	EXPECT(v == 77);
+	EXPECT(rcc_param_parse(RCC_CONTROL_INTERVAL_NS, "2000\n", &v) == 0 &&
+	       v == 2000);
+}
+
+static void line_rate_resolution(void)
+{
+	struct rcc_params p;
+
+	rcc_params_default(&p);
+	EXPECT(rcc_line_rate_bps(&p, 25000000000ULL) == 25000000000ULL);
+	EXPECT(rcc_line_rate_bps(&p, ~0ULL) == 10000000ULL * 1000000ULL);
+	p.data_rate_mbps = 400000;
+	EXPECT(rcc_line_rate_bps(&p, 25000000000ULL) == 400000000000ULL);
+}
+
+static void counters_saturate(void)
+{
+	struct rcc_params p;
+	struct rcc_qp qp;
+
+	rcc_params_default(&p);
+	rcc_qp_init(&qp, 1000000000ULL);
+	rcc_tx(&qp, 5);
+	EXPECT(qp.pkts == 0);		/* not congested: ignored */
+	EXPECT(rcc_cnp(&qp, &p, 1000000000ULL, 10));
+	EXPECT(!rcc_cnp(&qp, &p, 1000000000ULL, 10));
+	EXPECT(qp.cnp == 2);
+	rcc_tx(&qp, ~0ULL);
+	rcc_tx(&qp, 5);
+	EXPECT(qp.pkts == ~0ULL);
+	qp.cnp = ~0U;
+	EXPECT(!rcc_cnp(&qp, &p, 1000000000ULL, 10));
+	EXPECT(qp.cnp == ~0U);
+}
+
+static void report_flags_and_schedule(void)
+{
+	struct rcc_params p;
+	struct rcc_report rep;
+	struct rcc_qp qp;
+	u64 r = 100000000000ULL;
+
+	rcc_params_default(&p);
+	p.minimum_rate_percent = 60;
+	p.control_interval_ns = 3001;
+	rcc_qp_init(&qp, r);
+	EXPECT(rcc_cnp(&qp, &p, r, 1000));
+	EXPECT(qp.next_run_ns == 1000);
+	EXPECT(rcc_run(&qp, &p, r, &rep));
+	EXPECT(rep.action == RCC_ACT_FR_CUT && rep.floor_hit);
+	EXPECT(rep.current_bps == 60000000000ULL);
+	EXPECT(qp.next_run_ns == 1000 + 1500);
+	EXPECT(rcc_run(&qp, &p, r, &rep));
+	EXPECT(rep.half == RCC_HALF_INCREASE && !rep.floor_hit);
+	EXPECT(qp.next_run_ns == 1000 + 3001);
+	EXPECT(rcc_run(&qp, &p, r, &rep));
+	EXPECT(qp.next_run_ns == 1000 + 3001 + 1500);
+	EXPECT(!strcmp(rcc_action_name(RCC_ACT_AI_INC), "ai_inc"));
+	EXPECT(!strcmp(rcc_half_name(RCC_HALF_REDUCE), "reduce"));
+}
+
+int main(void)
+{
+	run_case("defaults_match_the_spec", defaults_match_the_spec);
+	run_case("table_names_and_ranges", table_names_and_ranges);
+	run_case("parser_is_strict", parser_is_strict);
+	run_case("line_rate_resolution", line_rate_resolution);
+	run_case("counters_saturate", counters_saturate);
+	run_case("report_flags_and_schedule", report_flags_and_schedule);
+	return 0;
+}
