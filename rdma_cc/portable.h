@@ -20,13 +20,14 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint32_t u32;
-typedef int32_t s32;
-typedef uint64_t u64;
+typedef unsigned char u8;
+typedef unsigned int u32;
+typedef int s32;
+typedef unsigned long long u64;
+
+#define BIT(nr) (1UL << (nr))
 
 static inline u64 div64_u64(u64 dividend, u64 divisor)
 {
@@ -36,11 +37,13 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 /* (a * mul) >> shift with a 96-bit intermediate, as in linux/math64.h */
 static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 {
-	return (u64)(((unsigned __int128)a * mul) >> shift);
+	return (u64)(((__uint128_t)a * mul) >> shift);
 }
 
-#define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
-#define max_t(type, x, y) ((type)(x) > (type)(y) ? (type)(x) : (type)(y))
+#define min_t(type, x, y) ({ type __x = (x); type __y = (y);	\
+			     __x < __y ? __x : __y; })
+#define max_t(type, x, y) ({ type __x = (x); type __y = (y);	\
+			     __x > __y ? __x : __y; })
 
 #endif /* __KERNEL__ */
 

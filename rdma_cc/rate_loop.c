@@ -48,7 +48,7 @@
 /* The largest line rate the parameter table allows: 10,000,000 Mbit/s. */
 #define RCC_MAX_LINE_RATE_BPS	(10000000ULL * RCC_BPS_PER_MBPS)
 #define RCC_WEIGHT_SHIFT	10
-#define RCC_WEIGHT_ONE		(1U << RCC_WEIGHT_SHIFT)
+#define RCC_WEIGHT_ONE		((u32)BIT(RCC_WEIGHT_SHIFT))
 #define RCC_U32_MAX		((u32)~0U)
 #define RCC_U64_MAX		(~0ULL)
 

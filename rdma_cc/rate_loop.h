@@ -16,7 +16,7 @@
 
 /* The congestion estimate a is fixed point: RCC_EST_ONE is 1.0. */
 #define RCC_EST_SHIFT	31
-#define RCC_EST_ONE	(1U << RCC_EST_SHIFT)
+#define RCC_EST_ONE	((u32)BIT(RCC_EST_SHIFT))
 
 #define RCC_BPS_PER_MBPS	1000000ULL
 

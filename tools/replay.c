@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "rate_loop.h"
 
 #define EXIT_USAGE 2
@@ -42,7 +43,7 @@ struct trace {
 
 static const char *prog = "rdma-cc-replay";
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	int id;
 
@@ -59,8 +60,7 @@ static void usage(FILE *f)
 	fprintf(f, "  --data_rate_mbps is required: there is no device.\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-fail(const char *fmt, ...)
+static __noreturn __printf(1, 2) void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 	rcc_params_default(&p);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		}
 		parse_option(&p, &have_rate, argv[i]);

@@ -9,23 +9,25 @@
 
 #include "rate_loop.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static int failures;
-static int case_failed;
+static int this_failed;
 
 #define EXPECT(cond)							\
 	do {								\
 		if (!(cond)) {						\
 			printf("#   %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			case_failed = 1;				\
+			this_failed = 1;				\
 		}							\
 	} while (0)
 
 static void run_case(const char *name, void (*fn)(void))
 {
-	case_failed = 0;
+	this_failed = 0;
 	fn();
-	printf("%s core/c_%s\n", case_failed ? "not ok" : "ok", name);
-	failures += case_failed;
+	printf("%s core/c_%s\n", this_failed ? "not ok" : "ok", name);
+	failures += this_failed;
 }
 
 static void defaults_match_the_spec(void)
@@ -62,7 +64,7 @@ static void table_names_and_ranges(void)
 	};
 	unsigned int i;
 
-	EXPECT(sizeof(want) / sizeof(want[0]) == RCC_NR_PARAMS);
+	EXPECT(ARRAY_SIZE(want) == RCC_NR_PARAMS);
 	for (i = 0; i < RCC_NR_PARAMS; i++) {
 		int id = rcc_param_lookup(want[i].name);
 
@@ -87,7 +89,7 @@ static void parser_is_strict(void)
 	unsigned int i;
 	u32 v = 77;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT(rcc_parse_u32(bad[i], &v) == -EINVAL);
 		EXPECT(v == 77);
 	}
