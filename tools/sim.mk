@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sim.mk - the simulator, included by tools/Makefile ("-include sim.mk"):
+# rdma-cc-sim runs the very rate_loop.c the module compiles.  Build it with
+# "make -C tools sim" (or "make tools", whose "all" includes $(SIM_BINS)).
+
+# Included before the Makefile's own "all": keep "all" the default goal.
+.DEFAULT_GOAL := all
+
+SIM_SRCS := sim/main.c sim/options.c sim/net.c sim/rp.c sim/dcqcn.c \
+	    sim/eventq.c sim/stats.c
+SIM_HDRS := $(wildcard sim/*.h) $(wildcard ../rdma_cc/*.h)
+SIM_CORE := ../rdma_cc/rate_loop.c ../rdma_cc/params.c
+
+SIM_BINS += rdma-cc-sim
+
+.PHONY: sim
+sim: rdma-cc-sim
+
+rdma-cc-sim: $(SIM_SRCS) $(SIM_CORE) $(SIM_HDRS)
+	$(CC) $(CFLAGS) -I../rdma_cc -Isim -o $@ $(SIM_SRCS) $(SIM_CORE) \
+		$(LDFLAGS) -lm

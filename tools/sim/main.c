@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - rdma-cc-sim: run one scenario once per reaction point (rdma_cc,
+ * DCQCN, none) and print the summary side by side; optionally write each
+ * run's time series as CSV.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "options.h"
+#include "stats.h"
+
+struct result {
+	enum rp_kind kind;
+	struct summary sum;
+	double wall_s;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run_one(const struct sim_options *o, enum rp_kind kind,
+		   struct result *r)
+{
+	struct sim s;
+	FILE *csv = NULL;
+	double t0;
+	int rc;
+
+	if (o->out_dir) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s-%s.csv", o->out_dir,
+			 o->name, rp_kind_name(kind));
+		csv = fopen(path, "w");
+		if (!csv) {
+			perror(path);
+			return -1;
+		}
+	}
+	t0 = wall_now();
+	rc = sim_run(&s, &o->cfg, kind, csv);
+	if (!rc)
+		stats_summary(&s, &r->sum);
+	r->wall_s = wall_now() - t0;
+	r->kind = kind;
+	sim_free(&s);
+	if (csv && fclose(csv))
+		rc = -1;
+	if (rc)
+		fprintf(stderr, "rdma-cc-sim: %s: out of memory or I/O error\n",
+			rp_kind_name(kind));
+	return rc;
+}
+
+static void fmt_num(char *buf, size_t len, double v, const char *fmt)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+static void fmt_converge(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v < 0)
+		snprintf(buf, len, "never");
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+#define NMETRICS 14
+
+static const char * const metric_names[NMETRICS] = {
+	"util_pct", "queue_p50_kb", "queue_p99_kb", "queue_max_kb", "drops",
+	"marks", "cnps", "jain", "converge_us", "fct_mean_us", "fct_p99_us",
+	"unfinished", "goodput_gbps", "pkts",
+};
+
+static void metric(const struct summary *m, int i, char *b, size_t n)
+{
+	switch (i) {
+	case 0: fmt_num(b, n, m->util_pct, "%.1f"); break;
+	case 1: fmt_num(b, n, m->q_p50_kb, "%.0f"); break;
+	case 2: fmt_num(b, n, m->q_p99_kb, "%.0f"); break;
+	case 3: fmt_num(b, n, m->q_max_kb, "%.0f"); break;
+	case 4: snprintf(b, n, "%llu", (unsigned long long)m->drops); break;
+	case 5: snprintf(b, n, "%llu", (unsigned long long)m->marks); break;
+	case 6: snprintf(b, n, "%llu", (unsigned long long)m->cnps); break;
+	case 7: fmt_num(b, n, m->jain < 0 ? NAN : m->jain, "%.3f"); break;
+	case 8: fmt_converge(b, n, m->converge_us); break;
+	case 9: fmt_num(b, n, m->fct_mean_us, "%.1f"); break;
+	case 10: fmt_num(b, n, m->fct_p99_us, "%.1f"); break;
+	case 11: snprintf(b, n, "%llu", (unsigned long long)m->unfinished); break;
+	case 12: fmt_num(b, n, m->goodput_gbps, "%.1f"); break;
+	default: snprintf(b, n, "%llu", (unsigned long long)m->pkts); break;
+	}
+}
+
+static void print_text(const struct sim_options *o, const struct result *r,
+		       int n)
+{
+	char b[64];
+	int i, k;
+
+	printf("scenario %s: %u flows, link %.0f Gbit/s, %.0f us\n", o->name,
+	       o->cfg.nflows, o->cfg.link_bps / 1e9,
+	       (double)o->cfg.duration_ps / PS_PER_US);
+	printf("%-14s", "metric");
+	for (k = 0; k < n; k++)
+		printf(" %12s", rp_kind_name(r[k].kind));
+	putchar('\n');
+	for (i = 0; i < NMETRICS; i++) {
+		printf("%-14s", metric_names[i]);
+		for (k = 0; k < n; k++) {
+			metric(&r[k].sum, i, b, sizeof(b));
+			printf(" %12s", b);
+		}
+		putchar('\n');
+	}
+}
+
+static void print_csv(const struct sim_options *o, const struct result *r,
+		      int n)
+{
+	char b[64];
+	int i, k;
+
+	if (o->header) {
+		printf("scenario,cc");
+		for (i = 0; i < NMETRICS; i++)
+			printf(",%s", metric_names[i]);
+		putchar('\n');
+	}
+	for (k = 0; k < n; k++) {
+		printf("%s,%s", o->name, rp_kind_name(r[k].kind));
+		for (i = 0; i < NMETRICS; i++) {
+			metric(&r[k].sum, i, b, sizeof(b));
+			printf(",%s", b);
+		}
+		putchar('\n');
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct sim_options o;
+	struct result r[RP_NR_KINDS];
+	int i, n = 0, k;
+
+	options_default(&o);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			options_usage(stdout);
+			return 0;
+		}
+		if (options_parse_arg(&o, argv[i], 0))
+			return 2;
+	}
+	if (options_finish(&o))
+		return 2;
+	for (k = 0; k < RP_NR_KINDS; k++) {
+		if (!o.run[k])
+			continue;
+		if (run_one(&o, k, &r[n]))
+			return 1;
+		if (o.speed)
+			fprintf(stderr,
+				"speed %s %s: %llu packets, %llu events, %.3f s wall, %.0f packets/s\n",
+				o.name, rp_kind_name(k),
+				(unsigned long long)r[n].sum.pkts,
+				(unsigned long long)r[n].sum.events,
+				r[n].wall_s, r[n].sum.pkts / r[n].wall_s);
+		n++;
+	}
+	if (o.csv_summary)
+		print_csv(&o, r, n);
+	else
+		print_text(&o, r, n);
+	return 0;
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * options.c - parsing and checking the simulator's options.  Every bad
+ * value is an error naming the option and what it accepts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+#define MAX_DEPTH	4
+#define MAX_FLOWS	100000
+
+static char *name_buf[64];
+static unsigned int name_bufs;
+
+void options_usage(FILE *out)
+{
+	fputs(
+"usage: rdma-cc-sim [--OPTION=VALUE ...]\n"
+"  --scenario=FILE        read options from FILE (one a line, # comments)\n"
+"  --name=NAME            scenario name in the output\n"
+"  --cc=LIST              reaction points, comma separated: rdma_cc,dcqcn,none\n"
+"  --link-gbps=G          bottleneck (switch to receiver) rate [100]\n"
+"  --host-gbps=G          each sender's NIC rate [= link]\n"
+"  --mtu=BYTES            packet size on the wire [4096]\n"
+"  --prop-ns=NS           propagation delay of each link [1000]\n"
+"  --kmin-kb=KB --kmax-kb=KB --pmax-pct=P   ECN marking [100, 400, 20]\n"
+"  --buffer-kb=KB         egress buffer, tail drop beyond [8000]\n"
+"  --mark=enqueue|dequeue when the switch marks [enqueue]\n"
+"  --cnp-gap-ns=NS        receiver: min time between CNPs per QP [0]\n"
+"  --duration-us=US --sample-us=US   run length, time series step [2000, 1]\n"
+"  --flow=START_US[,STOP_US|-[,BYTES]]     one flow (BYTES 0: long flow)\n"
+"  --flows=N,START_US[,STOP_US|-[,BYTES]]  N alike flows\n"
+"  --burst=N,START_US,GAP_US,BYTES         N short flows, one every GAP\n"
+"  --fair-from-us=US --fair-to-us=US       Jain fairness window\n"
+"  --converge-window-us=US --converge-tol-pct=P  fair share test [50, 10]\n"
+"  --seed=N               marking coin seed [1]\n"
+"  --out=DIR              write DIR/NAME-CC.csv time series\n"
+"  --format=text|csv|csv-noheader   summary on stdout [text]\n"
+"  --speed                report simulated packets per wall second on stderr\n"
+"  --PARAM=V              an rdma_cc parameter, by its sysfs name\n"
+"  --dcqcn-PARAM=V        a DCQCN parameter, by its mlx5 sysfs name\n",
+	      out);
+}
+
+void options_default(struct sim_options *o)
+{
+	struct sim_config *c = &o->cfg;
+
+	memset(o, 0, sizeof(*o));
+	c->link_bps = 100000000000ULL;
+	c->host_bps = 0;
+	c->mtu = 4096;
+	c->prop_ps = 1000 * PS_PER_NS;
+	c->kmin_bytes = 100000;
+	c->kmax_bytes = 400000;
+	c->pmax_ppm = 200000;
+	c->buffer_bytes = 8000000;
+	c->duration_ps = 2000 * PS_PER_US;
+	c->sample_ps = PS_PER_US;
+	c->seed = 1;
+	c->fair_from_ps = SIM_NEVER;
+	c->fair_to_ps = SIM_NEVER;
+	c->conv_window_ps = 50 * PS_PER_US;
+	c->conv_tol_pct = 10;
+	rcc_params_default(&c->rcc);
+	dcqcn_params_default(&c->dcqcn);
+	o->run[RP_RDMA_CC] = o->run[RP_DCQCN] = o->run[RP_NONE] = true;
+	o->name = "sim";
+	o->header = true;
+}
+
+static int bad(const char *opt, const char *what)
+{
+	fprintf(stderr, "rdma-cc-sim: %s: %s\n", opt, what);
+	return -1;
+}
+
+/* A plain non-negative decimal number, nothing after it. */
+static int parse_num(const char *s, double max, double *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || *end || !isfinite(*v) || *v < 0 || *v > max)
+		return -1;
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end || *v > max ? -1 : 0;
+}
+
+static struct flow_spec *add_flow(struct sim_options *o)
+{
+	struct sim_config *c = &o->cfg;
+
+	if (c->nflows >= MAX_FLOWS)
+		return NULL;
+	if (c->nflows == o->cap_flows) {
+		unsigned int cap = o->cap_flows ? o->cap_flows * 2 : 16;
+		struct flow_spec *f = realloc(c->flows, sizeof(*f) * cap);
+
+		if (!f)
+			return NULL;
+		c->flows = f;
+		o->cap_flows = cap;
+	}
+	return &c->flows[c->nflows++];
+}
+
+/* Split @s at commas into at most @max fields (modifies @s). */
+static int split(char *s, char **field, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		if (n == max)
+			return -1;
+		field[n++] = s;
+		s = strchr(s, ',');
+		if (!s)
+			return n;
+		*s++ = '\0';
+	}
+}
+
+static int parse_time_us(const char *s, uint64_t *ps)
+{
+	double v;
+
+	if (parse_num(s, 1e9, &v))
+		return -1;
+	*ps = (uint64_t)llround(v * PS_PER_US);
+	return 0;
+}
+
+static int flow_fields(const char *opt, char **f, int n, int first,
+		       struct flow_spec *fs)
+{
+	fs->stop_ps = SIM_NEVER;
+	fs->bytes = 0;
+	if (parse_time_us(f[first], &fs->start_ps))
+		return bad(opt, "START_US must be a time in microseconds");
+	if (n > first + 1 && strcmp(f[first + 1], "-") &&
+	    (parse_time_us(f[first + 1], &fs->stop_ps) ||
+	     fs->stop_ps <= fs->start_ps))
+		return bad(opt, "STOP_US must be '-' or a time after START_US");
+	if (n > first + 2 && parse_u64(f[first + 2], 1ULL << 50, &fs->bytes))
+		return bad(opt, "BYTES must be a whole number of bytes");
+	return 0;
+}
+
+static int parse_flows(struct sim_options *o, const char *opt, const char *v,
+		       bool many)
+{
+	char buf[256], *f[4];
+	uint64_t count = 1;
+	struct flow_spec fs;
+	int n, first = many ? 1 : 0;
+
+	if (strlen(v) >= sizeof(buf))
+		return bad(opt, "value too long");
+	strcpy(buf, v);
+	n = split(buf, f, first + 3);
+	if (n < first + 1)
+		return bad(opt, many ? "expected N,START_US[,STOP_US[,BYTES]]" :
+				       "expected START_US[,STOP_US[,BYTES]]");
+	if (many && (parse_u64(f[0], MAX_FLOWS, &count) || !count))
+		return bad(opt, "N must be 1 .. 100000");
+	if (flow_fields(opt, f, n, first, &fs))
+		return -1;
+	while (count--) {
+		struct flow_spec *p = add_flow(o);
+
+		if (!p)
+			return bad(opt, "too many flows (at most 100000)");
+		*p = fs;
+	}
+	return 0;
+}
+
+static int parse_burst(struct sim_options *o, const char *opt, const char *v)
+{
+	char buf[256], *f[4];
+	uint64_t count, start, gap, bytes;
+
+	if (strlen(v) >= sizeof(buf))
+		return bad(opt, "value too long");
+	strcpy(buf, v);
+	if (split(buf, f, 4) != 4 || parse_u64(f[0], MAX_FLOWS, &count) ||
+	    !count || parse_time_us(f[1], &start) ||
+	    parse_time_us(f[2], &gap) || parse_u64(f[3], 1ULL << 50, &bytes) ||
+	    !bytes)
+		return bad(opt, "expected N,START_US,GAP_US,BYTES with N, BYTES >= 1");
+	while (count--) {
+		struct flow_spec *p = add_flow(o);
+
+		if (!p)
+			return bad(opt, "too many flows (at most 100000)");
+		p->start_ps = start;
+		p->stop_ps = SIM_NEVER;
+		p->bytes = bytes;
+		start += gap;
+	}
+	return 0;
+}
+
+static int parse_cc(struct sim_options *o, const char *opt, const char *v)
+{
+	char buf[128], *f[RP_NR_KINDS + 1];
+	int n, i;
+
+	if (strlen(v) >= sizeof(buf))
+		return bad(opt, "value too long");
+	strcpy(buf, v);
+	n = split(buf, f, RP_NR_KINDS);
+	if (n < 0)
+		return bad(opt, "expected a list of rdma_cc, dcqcn, none");
+	memset(o->run, 0, sizeof(o->run));
+	for (i = 0; i < n; i++) {
+		enum rp_kind k;
+
+		if (rp_kind_parse(f[i], &k))
+			return bad(opt, "expected a list of rdma_cc, dcqcn, none");
+		o->run[k] = true;
+	}
+	return 0;
+}
+
+static int parse_scenario(struct sim_options *o, const char *path, int depth)
+{
+	char line[512];
+	FILE *fp;
+	int lineno = 0, rc = 0;
+
+	if (depth >= MAX_DEPTH)
+		return bad(path, "scenarios nested too deep");
+	fp = fopen(path, "r");
+	if (!fp) {
+		fprintf(stderr, "rdma-cc-sim: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (!rc && fgets(line, sizeof(line), fp)) {
+		char *s = line, *e;
+
+		lineno++;
+		e = strchr(s, '#');
+		if (e)
+			*e = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strlen(s);
+		while (e > s && (e[-1] == '\n' || e[-1] == ' ' ||
+				 e[-1] == '\t' || e[-1] == '\r'))
+			*--e = '\0';
+		if (!*s)
+			continue;
+		if (options_parse_arg(o, s, depth + 1)) {
+			fprintf(stderr, "rdma-cc-sim: %s:%d: bad line\n", path,
+				lineno);
+			rc = -1;
+		}
+	}
+	fclose(fp);
+	return rc;
+}
+
+struct num_opt {
+	const char *name;
+	double max;
+	double scale;		/* to the field's unit */
+	size_t offset;		/* of a uint64_t, or a uint32_t if small */
+	bool small;
+	bool nonzero;
+};
+
+#define U64(n, m, sc, f, nz) { n, m, sc, offsetof(struct sim_config, f), \
+			       false, nz }
+#define U32(n, m, sc, f, nz) { n, m, sc, offsetof(struct sim_config, f), \
+			       true, nz }
+
+static const struct num_opt num_opts[] = {
+	U64("link-gbps", 10000, 1e9, link_bps, true),
+	U64("host-gbps", 10000, 1e9, host_bps, true),
+	U32("mtu", 65536, 1, mtu, true),
+	U64("prop-ns", 1e9, PS_PER_NS, prop_ps, false),
+	U64("kmin-kb", 1e7, 1000, kmin_bytes, false),
+	U64("kmax-kb", 1e7, 1000, kmax_bytes, true),
+	U32("pmax-pct", 100, 10000, pmax_ppm, false),
+	U64("buffer-kb", 1e7, 1000, buffer_bytes, true),
+	U64("cnp-gap-ns", 1e9, PS_PER_NS, cnp_gap_ps, false),
+	U64("duration-us", 1e7, PS_PER_US, duration_ps, true),
+	U64("sample-us", 1e6, PS_PER_US, sample_ps, true),
+	U64("seed", 1e15, 1, seed, false),
+	U64("fair-from-us", 1e7, PS_PER_US, fair_from_ps, false),
+	U64("fair-to-us", 1e7, PS_PER_US, fair_to_ps, true),
+	U64("converge-window-us", 1e6, PS_PER_US, conv_window_ps, true),
+	U32("converge-tol-pct", 100, 1, conv_tol_pct, true),
+};
+
+static int parse_num_opt(struct sim_options *o, const struct num_opt *n,
+			 const char *opt, const char *v)
+{
+	char *field = (char *)&o->cfg + n->offset;
+	char what[96];
+	double d;
+
+	snprintf(what, sizeof(what), "expected a number%s up to %g",
+		 n->nonzero ? " above 0" : "", n->max);
+	if (parse_num(v, n->max, &d) || (n->nonzero && d <= 0))
+		return bad(opt, what);
+	d = round(d * n->scale);
+	if (n->nonzero && d < 1)
+		return bad(opt, what);
+	if (n->small)
+		*(uint32_t *)field = (uint32_t)d;
+	else
+		*(uint64_t *)field = (uint64_t)d;
+	return 0;
+}
+
+static int parse_param(struct sim_options *o, const char *opt,
+		       const char *key, const char *v)
+{
+	int id = rcc_param_lookup(key);
+	uint32_t val;
+
+	if (id >= 0) {
+		const struct rcc_param_desc *d = &rcc_param_descs[id];
+		char what[128];
+
+		if (rcc_param_parse(id, v, &val)) {
+			snprintf(what, sizeof(what), "expected %u .. %u (%s)",
+				 d->min, d->max, d->unit);
+			return bad(opt, what);
+		}
+		rcc_param_set(&o->cfg.rcc, id, val);
+		return 0;
+	}
+	if (!strncmp(key, "dcqcn-", 6)) {
+		id = dcqcn_param_lookup(key + 6);
+		if (id >= 0) {
+			const struct dcqcn_param_desc *d =
+				&dcqcn_param_descs[id];
+			uint64_t u;
+			char what[128];
+
+			if (parse_u64(v, d->max, &u) || u < d->min) {
+				snprintf(what, sizeof(what),
+					 "expected %u .. %u (%s)", d->min,
+					 d->max, d->unit);
+				return bad(opt, what);
+			}
+			o->cfg.dcqcn.v[id] = (uint32_t)u;
+			return 0;
+		}
+	}
+	return bad(opt, "unknown option (see --help)");
+}
+
+int options_parse_arg(struct sim_options *o, const char *arg, int depth)
+{
+	char key[64];
+	const char *eq, *v, *a = arg;
+	size_t i, klen;
+
+	if (!strncmp(a, "--", 2))
+		a += 2;
+	if (!strcmp(a, "speed")) {
+		o->speed = true;
+		return 0;
+	}
+	eq = strchr(a, '=');
+	if (!eq)
+		return bad(arg, "expected --OPTION=VALUE (see --help)");
+	klen = eq - a;
+	if (klen >= sizeof(key))
+		return bad(arg, "unknown option (see --help)");
+	memcpy(key, a, klen);
+	key[klen] = '\0';
+	v = eq + 1;
+	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		if (!strcmp(key, num_opts[i].name))
+			return parse_num_opt(o, &num_opts[i], arg, v);
+	if (!strcmp(key, "scenario"))
+		return parse_scenario(o, v, depth);
+	if (!strcmp(key, "flow"))
+		return parse_flows(o, arg, v, false);
+	if (!strcmp(key, "flows"))
+		return parse_flows(o, arg, v, true);
+	if (!strcmp(key, "burst"))
+		return parse_burst(o, arg, v);
+	if (!strcmp(key, "cc"))
+		return parse_cc(o, arg, v);
+	if (!strcmp(key, "mark")) {
+		if (!strcmp(v, "enqueue"))
+			o->cfg.mark_on_dequeue = false;
+		else if (!strcmp(v, "dequeue"))
+			o->cfg.mark_on_dequeue = true;
+		else
+			return bad(arg, "expected enqueue or dequeue");
+		return 0;
+	}
+	if (!strcmp(key, "format")) {
+		if (!strcmp(v, "text")) {
+			o->csv_summary = false;
+		} else if (!strcmp(v, "csv") || !strcmp(v, "csv-noheader")) {
+			o->csv_summary = true;
+			o->header = !strcmp(v, "csv");
+		} else {
+			return bad(arg, "expected text, csv or csv-noheader");
+		}
+		return 0;
+	}
+	if (!strcmp(key, "name") || !strcmp(key, "out")) {
+		char *copy;
+
+		if (!*v || strchr(v, ',') || name_bufs == 64)
+			return bad(arg, "expected a non-empty value without commas");
+		copy = strdup(v);
+		if (!copy)
+			return bad(arg, "out of memory");
+		name_buf[name_bufs++] = copy;
+		if (key[0] == 'n')
+			o->name = copy;
+		else
+			o->out_dir = copy;
+		return 0;
+	}
+	return parse_param(o, arg, key, v);
+}
+
+int options_finish(struct sim_options *o)
+{
+	struct sim_config *c = &o->cfg;
+	int k, any = 0;
+
+	if (!c->host_bps)
+		c->host_bps = c->link_bps;
+	if (!c->nflows)
+		return bad("flows", "no flows: give --flow, --flows or --burst");
+	if (c->kmin_bytes >= c->kmax_bytes)
+		return bad("--kmin-kb", "must be below --kmax-kb");
+	if (c->mtu > c->buffer_bytes)
+		return bad("--buffer-kb", "must hold at least one packet");
+	if (c->fair_from_ps != SIM_NEVER && c->fair_to_ps != SIM_NEVER &&
+	    c->fair_from_ps >= c->fair_to_ps)
+		return bad("--fair-from-us", "must be before --fair-to-us");
+	if (c->conv_window_ps < c->sample_ps)
+		return bad("--converge-window-us", "must be at least --sample-us");
+	if (c->rcc.data_rate_mbps &&
+	    c->rcc.data_rate_mbps * 1000000ULL > c->host_bps)
+		return bad("--data_rate_mbps", "must not exceed --host-gbps");
+	for (k = 0; k < RP_NR_KINDS; k++)
+		any |= o->run[k];
+	if (!any)
+		return bad("--cc", "no reaction point to run");
+	return 0;
+}

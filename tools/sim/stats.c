@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - measurements of one run.
+ *
+ * Queue: time-weighted histogram of the egress queue (bytes waiting, not
+ * counting the packet on the wire), over the time with demand (a flow has
+ * bytes to send, or the queue or port is busy).  Utilisation: the time the
+ * egress port spent sending over that same time.  Jain's index: over the
+ * long flows active through the fairness window, from bytes delivered in
+ * it.  Convergence: after the last change in the set of long flows (a join,
+ * or the start), the time until every long flow's throughput, averaged over
+ * the trailing conv_window, is within conv_tol_pct of C / n and stays so to
+ * the end of the run.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "stats.h"
+
+struct stats {
+	uint64_t bin_bytes;
+	uint32_t nbins;
+	uint64_t *hist;		/* ps spent at each queue length bin */
+	uint64_t q_max;
+	uint64_t last_ps;	/* time of the last account */
+	uint64_t demand_ps;
+	uint64_t busy_ps;
+	/* convergence */
+	uint32_t win;		/* samples per window */
+	uint32_t ring_pos;
+	uint64_t *ring;		/* nflows x win bytes per sample */
+	uint64_t epoch_ps;	/* start of the current epoch */
+	uint32_t epoch_n;	/* long flows in it */
+	uint64_t last_bad_ps;	/* end of the last bad window in the epoch */
+	uint32_t epoch_samples;
+	uint64_t fair_from, fair_to;
+	uint64_t last_sample_ps;
+	uint64_t last_marks, last_drops, last_cnps;	/* at the last sample */
+};
+
+static bool demand(const struct sim *s)
+{
+	return s->nactive || s->q_bytes || s->port_busy;
+}
+
+int stats_init(struct sim *s)
+{
+	const struct sim_config *c = s->cfg;
+	struct stats *st = calloc(1, sizeof(*st));
+	uint64_t last_long_start = 0;
+	unsigned int i;
+
+	if (!st)
+		return -1;
+	s->stats = st;
+	st->bin_bytes = c->buffer_bytes / 65536;
+	if (st->bin_bytes < 64)
+		st->bin_bytes = 64;
+	st->nbins = c->buffer_bytes / st->bin_bytes + 2;
+	st->hist = calloc(st->nbins, sizeof(*st->hist));
+	st->win = c->conv_window_ps / c->sample_ps;
+	if (st->win < 1)
+		st->win = 1;
+	st->ring = calloc((size_t)c->nflows * st->win, sizeof(*st->ring));
+	if (!st->hist || !st->ring)
+		return -1;
+	for (i = 0; i < c->nflows; i++)
+		if (!c->flows[i].bytes && c->flows[i].start_ps > last_long_start &&
+		    c->flows[i].start_ps < c->duration_ps)
+			last_long_start = c->flows[i].start_ps;
+	st->fair_from = c->fair_from_ps;
+	st->fair_to = c->fair_to_ps;
+	if (st->fair_from == SIM_NEVER)
+		st->fair_from = last_long_start +
+				(c->duration_ps - last_long_start) / 2;
+	if (st->fair_to == SIM_NEVER || st->fair_to > c->duration_ps)
+		st->fair_to = c->duration_ps;
+	return 0;
+}
+
+void stats_free(struct sim *s)
+{
+	if (!s->stats)
+		return;
+	free(s->stats->hist);
+	free(s->stats->ring);
+	free(s->stats);
+	s->stats = NULL;
+}
+
+void stats_account(struct sim *s)
+{
+	struct stats *st = s->stats;
+	uint64_t dt = s->now - st->last_ps;
+
+	if (dt && demand(s)) {
+		uint64_t b = s->q_bytes / st->bin_bytes;
+
+		st->hist[b < st->nbins ? b : st->nbins - 1] += dt;
+		st->demand_ps += dt;
+	}
+	if (s->q_bytes > st->q_max)
+		st->q_max = s->q_bytes;
+	st->last_ps = s->now;
+}
+
+void stats_port_busy(struct sim *s, uint64_t busy_ps)
+{
+	s->stats->busy_ps += busy_ps;
+}
+
+static bool is_long_active(const struct flow *f)
+{
+	return f->active && !f->spec->bytes;
+}
+
+void stats_long_flows_changed(struct sim *s)
+{
+	struct stats *st = s->stats;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->cfg->nflows; i++)
+		n += is_long_active(&s->flows[i]);
+	st->epoch_ps = s->now;
+	st->epoch_n = n;
+	st->last_bad_ps = s->now;
+	st->epoch_samples = 0;
+}
+
+static void check_convergence(struct sim *s)
+{
+	const struct sim_config *c = s->cfg;
+	struct stats *st = s->stats;
+	double fair, tol, window_s;
+	unsigned int i, k;
+	bool good = true;
+
+	if (!st->epoch_n)
+		return;
+	st->epoch_samples++;
+	if (st->epoch_samples < st->win) {
+		st->last_bad_ps = s->now;
+		return;
+	}
+	fair = (double)c->link_bps / st->epoch_n;
+	tol = fair * c->conv_tol_pct / 100.0;
+	window_s = (double)st->win * c->sample_ps / PS_PER_S;
+	for (i = 0; i < c->nflows && good; i++) {
+		uint64_t bytes = 0;
+
+		if (!is_long_active(&s->flows[i]))
+			continue;
+		for (k = 0; k < st->win; k++)
+			bytes += st->ring[(size_t)i * st->win + k];
+		if (fabs(bytes * 8.0 / window_s - fair) > tol)
+			good = false;
+	}
+	if (!good)
+		st->last_bad_ps = s->now;
+}
+
+void stats_csv_header(struct sim *s)
+{
+	unsigned int i;
+
+	if (!s->csv)
+		return;
+	fprintf(s->csv, "t_us,queue_kb,marks,drops,cnps");
+	for (i = 0; i < s->cfg->nflows; i++)
+		fprintf(s->csv, ",rate_gbps_%u", i);
+	for (i = 0; i < s->cfg->nflows; i++)
+		fprintf(s->csv, ",tput_gbps_%u", i);
+	fputc('\n', s->csv);
+}
+
+void stats_sample(struct sim *s)
+{
+	const struct sim_config *c = s->cfg;
+	struct stats *st = s->stats;
+	double dt_s = (double)c->sample_ps / PS_PER_S;
+	bool in_fair = s->now > st->fair_from && s->now <= st->fair_to;
+	unsigned int i;
+
+	st->last_sample_ps = s->now;
+	for (i = 0; i < c->nflows; i++) {
+		struct flow *f = &s->flows[i];
+
+		st->ring[(size_t)i * st->win + st->ring_pos] = f->sample_bytes;
+		if (in_fair)
+			f->fair_bytes += f->sample_bytes;
+	}
+	st->ring_pos = (st->ring_pos + 1) % st->win;
+	check_convergence(s);
+	if (s->csv) {
+		fprintf(s->csv, "%.3f,%.3f,%llu,%llu,%llu",
+			(double)s->now / PS_PER_US, s->q_bytes / 1000.0,
+			(unsigned long long)(s->marks - st->last_marks),
+			(unsigned long long)(s->drops - st->last_drops),
+			(unsigned long long)(s->cnps - st->last_cnps));
+		for (i = 0; i < c->nflows; i++) {
+			struct flow *f = &s->flows[i];
+
+			fprintf(s->csv, ",%.3f", f->active ? f->rate_bps / 1e9 : 0.0);
+		}
+		for (i = 0; i < c->nflows; i++)
+			fprintf(s->csv, ",%.3f",
+				s->flows[i].sample_bytes * 8.0 / dt_s / 1e9);
+		fputc('\n', s->csv);
+	}
+	st->last_marks = s->marks;
+	st->last_drops = s->drops;
+	st->last_cnps = s->cnps;
+	for (i = 0; i < c->nflows; i++)
+		s->flows[i].sample_bytes = 0;
+}
+
+static double hist_quantile(const struct stats *st, double q)
+{
+	uint64_t total = 0, acc = 0;
+	uint32_t b;
+
+	for (b = 0; b < st->nbins; b++)
+		total += st->hist[b];
+	if (!total)
+		return 0;
+	for (b = 0; b < st->nbins; b++) {
+		acc += st->hist[b];
+		if ((double)acc >= q * total)
+			return (double)b * st->bin_bytes;
+	}
+	return (double)st->q_max;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void fct_summary(struct sim *s, struct summary *o)
+{
+	const struct sim_config *c = s->cfg;
+	uint64_t *fct = malloc(sizeof(*fct) * (c->nflows + 1));
+	unsigned int i, n = 0;
+	double sum = 0;
+
+	o->fct_mean_us = o->fct_p99_us = NAN;
+	o->unfinished = 0;
+	if (!fct)
+		return;
+	for (i = 0; i < c->nflows; i++) {
+		const struct flow *f = &s->flows[i];
+
+		if (!f->spec->bytes || f->spec->start_ps >= c->duration_ps)
+			continue;
+		if (!f->done) {
+			o->unfinished++;
+			continue;
+		}
+		fct[n++] = f->finish_ps - f->spec->start_ps;
+		sum += f->finish_ps - f->spec->start_ps;
+	}
+	if (n) {
+		size_t k = (size_t)ceil(0.99 * n) - 1;
+
+		qsort(fct, n, sizeof(*fct), cmp_u64);
+		o->fct_mean_us = sum / n / PS_PER_US;
+		o->fct_p99_us = (double)fct[k] / PS_PER_US;
+	}
+	free(fct);
+}
+
+void stats_summary(struct sim *s, struct summary *o)
+{
+	const struct sim_config *c = s->cfg;
+	struct stats *st = s->stats;
+	double sx = 0, sxx = 0, delivered = 0;
+	unsigned int i, n = 0;
+
+	stats_account(s);
+	memset(o, 0, sizeof(*o));
+	o->util_pct = st->demand_ps ? 100.0 * st->busy_ps / st->demand_ps : 0;
+	o->q_p50_kb = hist_quantile(st, 0.50) / 1000.0;
+	o->q_p99_kb = hist_quantile(st, 0.99) / 1000.0;
+	o->q_max_kb = st->q_max / 1000.0;
+	o->drops = s->drops;
+	o->marks = s->marks;
+	o->cnps = s->cnps;
+	o->pkts = s->pkts_sent;
+	o->events = s->events;
+	for (i = 0; i < c->nflows; i++) {
+		const struct flow *f = &s->flows[i];
+		const struct flow_spec *fs = f->spec;
+
+		delivered += f->delivered_bytes;
+		if (fs->bytes || fs->start_ps > st->fair_from ||
+		    (fs->stop_ps != SIM_NEVER && fs->stop_ps < st->fair_to))
+			continue;
+		sx += f->fair_bytes;
+		sxx += (double)f->fair_bytes * f->fair_bytes;
+		n++;
+	}
+	o->jain = n >= 2 && sxx > 0 ? sx * sx / (n * sxx) : -1;
+	o->goodput_gbps = delivered * 8.0 / ((double)c->duration_ps / PS_PER_S) /
+			  1e9;
+	if (st->epoch_n >= 2)
+		o->converge_us = st->last_bad_ps >= st->last_sample_ps ? -1 :
+			(double)(st->last_bad_ps - st->epoch_ps) / PS_PER_US;
+	else
+		o->converge_us = NAN;
+	fct_summary(s, o);
+}
