@@ -9,3 +9,8 @@ bash "$top/tools/scripts/deps.sh" base || exit 1
 make --no-print-directory -s -C "$top/tools" rdma-cc-replay tests/core_test || exit 1
 "$top/tools/tests/core_test" || echo "not ok core/core_test: exit status $?"
 python3 "$top/tools/tests/test_replay.py" --random "${CORE_RANDOM:-300}"
+if python3 "$top/tools/scripts/gen-abi.py" --check; then
+	echo "ok core/abi_docs_match_the_parameter_table"
+else
+	echo "not ok core/abi_docs_match_the_parameter_table"
+fi
