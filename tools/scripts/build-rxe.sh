@@ -61,7 +61,9 @@ linux=$(flock "$RDMA_CC_CACHE/.linux-source.lock" bash -c \
 [ -d "$linux/drivers/infiniband/sw/rxe" ] ||
 	rcc_die "$linux has no drivers/infiniband/sw/rxe"
 kdir=$(rcc_kdir)
-krel=$(rcc_kernel_release "$kdir")
+krel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+	"$kdir/include/generated/utsrelease.h" 2>/dev/null)
+[ -n "$krel" ] || krel=$(rcc_kernel_release "$kdir")
 rcc_log "rxe: source $linux, kernel $krel ($kdir), ${#patches[@]} patch(es)"
 
 # A fresh copy, laid out as the top of a kernel tree so -p1 patches apply.

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-init.sh - PID 1 of a testbed VM, started by the initramfs on the
+# host's / (read-only 9p).  Makes the writable places, loads the base
+# modules of the VM's kernel (the unpacked Debian image, tb_img=), brings up
+# eth0 with tb_ip=, then serves the host's commands (guest-agent.sh) on the
+# 9p share "ctl".  Kernel parameters: tb_top tb_img tb_name tb_ip tb_plen.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	tb_*=*) declare "${arg%%=*}=${arg#*=}" ;;
+	esac
+done
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /var/tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t configfs configfs /sys/kernel/config 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 ctl /mnt ||
+	echo "guest-init: cannot mount the ctl share"
+hostname "${tb_name:-vm}"
+
+rel=$(uname -r)
+tb_modprobe() { modprobe -d "$tb_img" -S "$rel" "$@"; }
+for m in virtio_net crc32_generic ib_core ib_uverbs rdma_cm rdma_ucm \
+	udp_tunnel ip6_udp_tunnel; do
+	tb_modprobe "$m" || echo "guest-init: modprobe $m failed"
+done
+# tb_modprobe for the agent's commands
+declare -fx tb_modprobe
+export tb_img rel tb_top
+
+ip link set lo up
+ip link set eth0 up
+ip addr add "$tb_ip/${tb_plen:-24}" dev eth0
+echo "guest-init: $tb_name up, eth0 $tb_ip" >/dev/console
+
+exec /bin/bash "$tb_top/tools/testbed/guest-agent.sh" /mnt
