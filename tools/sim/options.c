@@ -36,7 +36,7 @@ void options_usage(FILE *out)
 "  --flows=N,START_US[,STOP_US|-[,BYTES]]  N alike flows\n"
 "  --burst=N,START_US,GAP_US,BYTES         N short flows, one every GAP\n"
 "  --fair-from-us=US --fair-to-us=US       Jain fairness window\n"
-"  --converge-window-us=US --converge-tol-pct=P  fair share test [50, 10]\n"
+"  --converge-window-us=US --converge-tol-pct=P  fair share test [100, 20]\n"
 "  --seed=N               marking coin seed [1]\n"
 "  --out=DIR              write DIR/NAME-CC.csv time series\n"
 "  --format=text|csv|csv-noheader   summary on stdout [text]\n"
@@ -64,8 +64,8 @@ void options_default(struct sim_options *o)
 	c->seed = 1;
 	c->fair_from_ps = SIM_NEVER;
 	c->fair_to_ps = SIM_NEVER;
-	c->conv_window_ps = 50 * PS_PER_US;
-	c->conv_tol_pct = 10;
+	c->conv_window_ps = 100 * PS_PER_US;
+	c->conv_tol_pct = 20;
 	rcc_params_default(&c->rcc);
 	dcqcn_params_default(&c->dcqcn);
 	o->run[RP_RDMA_CC] = o->run[RP_DCQCN] = o->run[RP_NONE] = true;
@@ -241,14 +241,28 @@ static int parse_cc(struct sim_options *o, const char *opt, const char *v)
 	return 0;
 }
 
-static int parse_scenario(struct sim_options *o, const char *path, int depth)
+/* The folder of the scenario file being read at each depth. */
+static char scen_dir[MAX_DEPTH][2048];
+
+static int parse_scenario(struct sim_options *o, const char *name, int depth)
 {
-	char line[512];
+	char line[512], path[2048], *slash;
 	FILE *fp;
 	int lineno = 0, rc = 0;
 
 	if (depth >= MAX_DEPTH)
-		return bad(path, "scenarios nested too deep");
+		return bad(name, "scenarios nested too deep");
+	/* a file named inside a scenario is relative to that scenario */
+	if (depth > 0 && name[0] != '/')
+		snprintf(path, sizeof(path), "%s/%s", scen_dir[depth - 1], name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	snprintf(scen_dir[depth], sizeof(scen_dir[depth]), "%s", path);
+	slash = strrchr(scen_dir[depth], '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(scen_dir[depth], ".");
 	fp = fopen(path, "r");
 	if (!fp) {
 		fprintf(stderr, "rdma-cc-sim: %s: %s\n", path, strerror(errno));
