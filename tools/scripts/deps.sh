@@ -17,7 +17,8 @@ for group in "$@"; do
 		       libelf-dev) ;;
 	vm)	pkgs+=(qemu-system-x86 busybox-static iproute2 rdma-core
 		       ibverbs-utils perftest tshark cpio kmod procps
-		       linux-headers-amd64 linux-source-6.1 xz-utils bc flex bison) ;;
+		       linux-headers-amd64 linux-source-6.1 xz-utils bc flex bison
+		       clang bpftool linux-libc-dev) ;;
 	plot)	pkgs+=(gnuplot-nox) ;;
 	fuzz)	pkgs+=(clang libclang-rt-14-dev) ;;
 	dkms)	pkgs+=(dkms linux-headers-amd64) ;;
