@@ -151,6 +151,19 @@ static void print_csv(const struct sim_options *o, const struct result *r,
 	}
 }
 
+/* The parameters a run would use, as NAME=VALUE lines. */
+static void show_params(const struct sim_options *o)
+{
+	int i;
+
+	for (i = 0; i < RCC_NR_PARAMS; i++)
+		printf("%s=%u\n", rcc_param_descs[i].name,
+		       rcc_param_get(&o->cfg.rcc, i));
+	for (i = 0; i < DCQCN_NR_PARAMS; i++)
+		printf("dcqcn-%s=%u\n", dcqcn_param_descs[i].name,
+		       o->cfg.dcqcn.v[i]);
+}
+
 int main(int argc, char **argv)
 {
 	struct sim_options o;
@@ -165,6 +178,10 @@ int main(int argc, char **argv)
 		}
 		if (options_parse_arg(&o, argv[i], 0))
 			return 2;
+	}
+	if (o.show_params) {
+		show_params(&o);
+		return 0;
 	}
 	if (options_finish(&o))
 		return 2;

@@ -41,6 +41,7 @@ void options_usage(FILE *out)
 "  --out=DIR              write DIR/NAME-CC.csv time series\n"
 "  --format=text|csv|csv-noheader   summary on stdout [text]\n"
 "  --speed                report simulated packets per wall second on stderr\n"
+"  --show-params          print the controllers' parameters and exit\n"
 "  --PARAM=V              an rdma_cc parameter, by its sysfs name\n"
 "  --dcqcn-PARAM=V        a DCQCN parameter, by its mlx5 sysfs name\n",
 	      out);
@@ -396,6 +397,10 @@ int options_parse_arg(struct sim_options *o, const char *arg, int depth)
 		a += 2;
 	if (!strcmp(a, "speed")) {
 		o->speed = true;
+		return 0;
+	}
+	if (!strcmp(a, "show-params")) {
+		o->show_params = true;
 		return 0;
 	}
 	eq = strchr(a, '=');

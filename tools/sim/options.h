@@ -19,6 +19,7 @@ struct sim_options {
 	bool csv_summary;	/* machine-readable summary on stdout */
 	bool header;		/* print the CSV summary header */
 	bool speed;		/* report wall-clock speed on stderr */
+	bool show_params;	/* print the controllers' parameters, exit */
 	unsigned int cap_flows;
 };
 
