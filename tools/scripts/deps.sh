@@ -3,7 +3,8 @@
 #
 # deps.sh GROUP... - install the Debian packages a part of the project needs.
 # Groups: base (the core and tools), module (rdma_cc.ko, style checks),
-# kunit (UML KUnit), vm (the qemu testbed), plot (PNG plots), fuzz, dkms.
+# kunit (UML KUnit), vm (the qemu testbed), plot (PNG plots), bench
+# (make bench: callgrind), fuzz, dkms.
 set -eu
 . "$(dirname "$0")/env.sh"
 
@@ -20,6 +21,7 @@ for group in "$@"; do
 		       linux-headers-amd64 linux-source-6.1 xz-utils bc flex bison
 		       clang bpftool linux-libc-dev) ;;
 	plot)	pkgs+=(gnuplot-nox) ;;
+	bench)	pkgs+=(gcc make libc6-dev valgrind) ;;
 	fuzz)	pkgs+=(clang libclang-rt-14-dev) ;;
 	dkms)	pkgs+=(dkms linux-headers-amd64) ;;
 	*)	rcc_die "deps.sh: unknown group '$group'" ;;
