@@ -14,17 +14,18 @@
  *    back at line rate (set_rate(qp, 0)) and frees its state.
  *
  * This is the split TCP uses (tcp_cong.c in the core, algorithms as modules),
- * for a subsystem whose core (ib_core) has no such hook of its own.
+ * for a subsystem whose core (ib_core) has no such hook of its own.  See
+ * Documentation/driver-api.rst for the reasoning and the full contract.
  *
  * The driver's side, in order:
  *
  *	dev->ops = &my_rp_ops;			// set_rate callback
- *	dev->line_rate_bps = link speed;	// update when it changes
+ *	dev->line_rate_bps = link speed;	// WRITE_ONCE when it changes
  *	strscpy(dev->name, ibdev name);
- *	rdma_cc_hook_register_dev(dev);		// process context
+ *	rdma_cc_hook_register_dev(dev);		// process context, may sleep
  *	...
  *	qp->qpn = qpn;
- *	rdma_cc_hook_add_qp(dev, qp);		// process context, at QP create
+ *	rdma_cc_hook_add_qp(dev, qp);		// process context, may sleep
  *	...
  *	rdma_cc_hook_cnp(qp);			// any context, per CNP
  *	rdma_cc_hook_tx(qp, npkts);		// any context, per packet(s) sent
@@ -32,8 +33,12 @@
  *	rdma_cc_hook_del_qp(qp);		// process context, may sleep
  *	rdma_cc_hook_unregister_dev(dev);	// process context, may sleep
  *
- * set_rate() is called in atomic context (hrtimer or the CNP's own context),
- * only when the rate changes.  rate_bps == 0 means "line rate: stop pacing".
+ * set_rate() is called in atomic context (hard-irq timer, or the context of
+ * the CNP that started an episode), only when the rate changes, with a
+ * per-QP lock of rdma_cc held: it must not sleep and must not call back into
+ * rdma_cc_hook_cnp()/rdma_cc_hook_tx() for the same QP.  rate_bps == 0 means
+ * "line rate: stop pacing".  It is never called for a QP once
+ * rdma_cc_hook_del_qp() has been entered for it.
  */
 #ifndef RDMA_CC_HOOK_H
 #define RDMA_CC_HOOK_H
@@ -41,7 +46,6 @@
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
-#include <linux/spinlock.h>
 
 #define RDMA_CC_HOOK_NAME_MAX 64
 
@@ -54,16 +58,28 @@ struct rdma_cc_rp_ops {
 	void (*set_rate)(struct rdma_cc_hook_qp *qp, u64 rate_bps);
 };
 
-/* What a congestion control module (rdma_cc.ko) provides. */
+/*
+ * What a congestion control module (rdma_cc.ko) provides.  Every call but
+ * cnp() and tx() is made with the hook's registry mutex held, in process
+ * context, so the congestion control sees one registry change at a time.
+ */
 struct rdma_cc_cc_ops {
-	/* Process context; may fail with -ENOMEM, the device then runs free. */
+	/* Take on @dev; sets dev->cc_priv.  On error the device runs free. */
 	int (*attach_dev)(struct rdma_cc_hook_dev *dev);
+	/* Called after every QP of @dev was detached. */
 	void (*detach_dev)(struct rdma_cc_hook_dev *dev);
-	/* Atomic context (under the device's hook lock): must not sleep. */
-	int (*attach_qp)(struct rdma_cc_hook_qp *qp);
-	/* Process context; after it returns no timer of @qp is armed. */
-	void (*detach_qp)(struct rdma_cc_hook_qp *qp);
-	/* Any context, never sleep, no allocation. */
+	/* Take on @qp of an attached device; returns its state or NULL. */
+	void *(*attach_qp)(struct rdma_cc_hook_qp *qp);
+	/*
+	 * Let go of @qp, whose cc_priv (@priv) is already unpublished.  When it
+	 * returns no timer of @qp is armed, set_rate() will not be called again
+	 * and @priv is freed once readers that still hold it are done (RCU).
+	 * @to_line_rate: tell the driver set_rate(qp, 0) if it is paced (the
+	 * congestion control is going away; not when the QP is).
+	 */
+	void (*detach_qp)(struct rdma_cc_hook_qp *qp, void *priv,
+			  bool to_line_rate);
+	/* Any context, never sleep, no allocation, no global lock. */
 	void (*cnp)(void *qp_priv);
 	void (*tx)(void *qp_priv, u32 npkts);
 };
@@ -76,11 +92,9 @@ struct rdma_cc_hook_dev {
 	void *driver_priv;
 
 	/* owned by the hook and the congestion control module */
-	struct list_head list;
-	struct list_head qps;
-	spinlock_t lock;		/* protects qps */
-	void *cc_priv;
-	u64 cnp_unattached;		/* CNPs on QPs with no CC attached */
+	struct list_head list;		/* in the hook's device list */
+	struct list_head qps;		/* this device's QPs */
+	void *cc_priv;			/* non-NULL while attached */
 };
 
 struct rdma_cc_hook_qp {
@@ -90,7 +104,7 @@ struct rdma_cc_hook_qp {
 
 	/* owned by the hook and the congestion control module */
 	struct rdma_cc_hook_dev *dev;
-	struct list_head list;
+	struct list_head list;		/* in dev->qps */
 	void __rcu *cc_priv;
 };
 

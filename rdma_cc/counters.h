@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * counters.h - what rdma_cc counts per QP and per device.
+ */
+#ifndef RDMA_CC_COUNTERS_H
+#define RDMA_CC_COUNTERS_H
+
+#include <linux/types.h>
+
+#include "rate_loop.h"
+
+/**
+ * struct rcc_counters - events and outcomes since attach
+ * @cnps: CNPs received
+ * @pkts: data packets reported sent (all, congested or not)
+ * @episodes: congestion episodes started
+ * @episodes_ended: episodes that ended by recovering to line rate
+ * @runs: runs of the loop
+ * @actions: runs by what they did, indexed by enum rcc_action
+ *	(RCC_ACT_NONE: the rate was left alone)
+ * @floor_hits: cuts that were raised to the minimum rate
+ * @late_runs: runs made later than one half interval after their time
+ * @congested_ns: time spent inside episodes (ended episodes; the running
+ *	one is added by whoever reads the counters)
+ */
+struct rcc_counters {
+	u64 cnps;
+	u64 pkts;
+	u64 episodes;
+	u64 episodes_ended;
+	u64 runs;
+	u64 actions[RCC_NR_ACTIONS];
+	u64 floor_hits;
+	u64 late_runs;
+	u64 congested_ns;
+};
+
+static inline void rcc_counters_add(struct rcc_counters *sum,
+				    const struct rcc_counters *c)
+{
+	int i;
+
+	sum->cnps += c->cnps;
+	sum->pkts += c->pkts;
+	sum->episodes += c->episodes;
+	sum->episodes_ended += c->episodes_ended;
+	sum->runs += c->runs;
+	for (i = 0; i < RCC_NR_ACTIONS; i++)
+		sum->actions[i] += c->actions[i];
+	sum->floor_hits += c->floor_hits;
+	sum->late_runs += c->late_runs;
+	sum->congested_ns += c->congested_ns;
+}
+
+#endif /* RDMA_CC_COUNTERS_H */

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qp.c - one QP under rdma_cc: the per-QP lock, the CNP and packet events,
+ * and the hrtimer that runs the loop on the t0 + j * T/2 grid while the QP
+ * is congested (and never while it is not).
+ *
+ * Everything a driver reaches per packet or per CNP takes only this QP's
+ * irq-safe spinlock (or an atomic), allocates nothing and never sleeps.
+ */
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+
+#include "rdma_cc.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
+{
+	return &rcu_dereference(f->dev->params)->p;
+}
+
+/* Tell the driver the QP's rate, if it changed.  Under f->lock. */
+static void rcc_flow_tell(struct rcc_flow *f)
+{
+	u64 rate = f->core.congested ? f->core.current_bps : 0;
+
+	if (rate == f->told_bps)
+		return;
+	f->told_bps = rate;
+	f->hqp->dev->ops->set_rate(f->hqp, rate);
+}
+
+static void rcc_flow_end_episode(struct rcc_flow *f, u64 t_ns, bool recovered)
+{
+	u64 d = t_ns > f->episode_start_ns ? t_ns - f->episode_start_ns : 0;
+
+	f->cnt.congested_ns += d;
+	if (recovered)
+		f->cnt.episodes_ended++;
+	trace_episode_end(f->hqp->dev->name, f->hqp->qpn, t_ns, d, recovered);
+}
+
+/* Run every run that is due at @now_ns.  Under f->lock, while congested. */
+static void rcc_flow_run_due(struct rcc_flow *f, const struct rcc_params *p,
+			     u64 line_rate, u64 now_ns)
+{
+	struct rcc_report rep;
+
+	while (f->core.congested && f->core.next_run_ns <= now_ns) {
+		u64 late = now_ns - f->core.next_run_ns;
+		u64 half_interval = p->control_interval_ns / 2;
+
+		rcc_run(&f->core, p, line_rate, &rep);
+		f->cnt.runs++;
+		if (rep.action < RCC_NR_ACTIONS)
+			f->cnt.actions[rep.action]++;
+		if (rep.floor_hit)
+			f->cnt.floor_hits++;
+		if (late > half_interval)
+			f->cnt.late_runs++;
+		trace_run(f->hqp->dev->name, f->hqp->qpn, &rep, late);
+		if (!rep.congested)
+			rcc_flow_end_episode(f, rep.t_ns, true);
+	}
+}
+
+static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
+{
+	struct rcc_flow *f = container_of(timer, struct rcc_flow, timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	const struct rcc_params *p;
+	unsigned long flags;
+	u64 now;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&f->lock, flags);
+	if (f->dead || !f->core.congested)
+		goto out;
+	p = rcc_flow_params(f);
+	now = ktime_get_ns();
+	rcc_flow_run_due(f, p, rcc_dev_line_rate(f->dev, p), now);
+	rcc_flow_tell(f);
+	if (f->core.congested) {
+		hrtimer_set_expires(timer, ns_to_ktime(f->core.next_run_ns));
+		ret = HRTIMER_RESTART;
+	}
+out:
+	spin_unlock_irqrestore(&f->lock, flags);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* cnp() of rdma_cc_cc_ops: any context. */
+void rcc_flow_cnp(void *priv)
+{
+	struct rcc_flow *f = priv;
+	const struct rcc_params *p;
+	unsigned long flags;
+	u64 now, line_rate;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&f->lock, flags);
+	if (f->dead)
+		goto out;
+	f->cnt.cnps++;
+	p = rcc_flow_params(f);
+	line_rate = rcc_dev_line_rate(f->dev, p);
+	now = ktime_get_ns();
+	if (!rcc_cnp(&f->core, p, line_rate, now))
+		goto out;
+	/* The first CNP of an episode: run 0 now, then the timer. */
+	f->cnt.episodes++;
+	f->episode_start_ns = now;
+	trace_episode_start(f->hqp->dev->name, f->hqp->qpn, now, line_rate,
+			    f->core.step_bps);
+	rcc_flow_run_due(f, p, line_rate, now);
+	rcc_flow_tell(f);
+	if (f->core.congested)
+		hrtimer_start(&f->timer, ns_to_ktime(f->core.next_run_ns),
+			      HRTIMER_MODE_ABS);
+out:
+	spin_unlock_irqrestore(&f->lock, flags);
+	rcu_read_unlock();
+}
+
+/* tx() of rdma_cc_cc_ops: any context. */
+void rcc_flow_tx(void *priv, u32 npkts)
+{
+	struct rcc_flow *f = priv;
+	unsigned long flags;
+
+	atomic64_add(npkts, &f->pkts);
+	/* Outside an episode the core ignores packets: skip the lock. */
+	if (!READ_ONCE(f->core.congested))
+		return;
+	spin_lock_irqsave(&f->lock, flags);
+	if (!f->dead)
+		rcc_tx(&f->core, npkts);
+	spin_unlock_irqrestore(&f->lock, flags);
+}
+
+struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
+				 struct rdma_cc_hook_qp *hqp)
+{
+	const struct rcc_params *p;
+	struct rcc_flow *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return NULL;
+	spin_lock_init(&f->lock);
+	atomic64_set(&f->pkts, 0);
+	hrtimer_init(&f->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	f->timer.function = rcc_flow_timer;
+	f->dev = dev;
+	f->hqp = hqp;
+	rcu_read_lock();
+	p = rcc_flow_params(f);
+	rcc_qp_init(&f->core, rcc_dev_line_rate(dev, p));
+	rcu_read_unlock();
+
+	rcc_debugfs_add_flow(f);
+	mutex_lock(&dev->flows_lock);
+	list_add_tail(&f->node, &dev->flows);
+	mutex_unlock(&dev->flows_lock);
+	return f;
+}
+
+/*
+ * Process context.  After it returns no timer of @f is armed and the driver
+ * is not called again; @f is freed after the hook's readers are done.
+ */
+void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&f->lock, flags);
+	f->dead = true;
+	spin_unlock_irqrestore(&f->lock, flags);
+	/* No event re-arms it once dead; a running callback is waited for. */
+	hrtimer_cancel(&f->timer);
+
+	spin_lock_irqsave(&f->lock, flags);
+	if (f->core.congested)
+		rcc_flow_end_episode(f, ktime_get_ns(), false);
+	if (to_line_rate && f->told_bps) {
+		f->told_bps = 0;
+		f->hqp->dev->ops->set_rate(f->hqp, 0);
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+
+	rcc_debugfs_del_flow(f);
+	mutex_lock(&f->dev->flows_lock);
+	list_del(&f->node);
+	f->cnt.pkts = atomic64_read(&f->pkts);
+	rcc_counters_add(&f->dev->retired, &f->cnt);
+	mutex_unlock(&f->dev->flows_lock);
+	kfree_rcu(f, rcu);
+}
+
+/* A consistent copy of @f's state and counters.  Any context. */
+void rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
+{
+	const struct rcc_params *p;
+	unsigned long flags;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&f->lock, flags);
+	st->now_ns = ktime_get_ns();
+	st->core = f->core;
+	st->cnt = f->cnt;
+	st->told_bps = f->told_bps;
+	st->timer_armed = hrtimer_is_queued(&f->timer);
+	if (f->core.congested)
+		st->cnt.congested_ns += st->now_ns - f->episode_start_ns;
+	p = rcc_flow_params(f);
+	st->line_rate_bps = rcc_dev_line_rate(f->dev, p);
+	spin_unlock_irqrestore(&f->lock, flags);
+	rcu_read_unlock();
+	st->cnt.pkts = atomic64_read(&f->pkts);
+}
+
+/* @d's counters: its QPs' and those of QPs already gone.  Process context. */
+void rcc_dev_counters(struct rcc_dev *d, struct rcc_counters *sum,
+		      unsigned int *nr_qps, unsigned int *nr_congested)
+{
+	struct rcc_flow_state st;
+	struct rcc_flow *f;
+
+	*nr_qps = 0;
+	*nr_congested = 0;
+	mutex_lock(&d->flows_lock);
+	*sum = d->retired;
+	list_for_each_entry(f, &d->flows, node) {
+		rcc_flow_state(f, &st);
+		rcc_counters_add(sum, &st.cnt);
+		(*nr_qps)++;
+		if (st.core.congested)
+			(*nr_congested)++;
+	}
+	mutex_unlock(&d->flows_lock);
+}

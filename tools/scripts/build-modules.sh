@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-modules.sh modules|modules_install|clean [MAKE ARGS...]
+#
+# Builds rdma_cc_hook.ko and rdma_cc.ko out of tree against the kernel tree
+# rcc_kdir picks: $KDIR, else /lib/modules/$(uname -r)/build, else Debian's
+# newest linux-headers-6.1.0-*-amd64 (installed with deps.sh module when
+# missing).  Always with W=1; extra arguments go to make (e.g. C=2).
+set -eu
+. "$(dirname "$0")/env.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+target=${1:-modules}
+shift || true
+case $target in
+modules|modules_install|clean) ;;
+*) rcc_die "build-modules.sh: unknown target '$target' (modules, modules_install, clean)" ;;
+esac
+
+if [ -z "${KDIR:-}" ] && [ ! -e "/lib/modules/$(uname -r)/build/Makefile" ] &&
+   [ -z "$(rcc_debian_headers)" ]; then
+	[ "$target" = clean ] && exit 0
+	"$top/tools/scripts/deps.sh" module
+fi
+kdir=$(rcc_kdir)
+rcc_log "$target against $kdir"
+exec make -C "$kdir" M="$top" W=1 -j"${RCC_JOBS:-2}" "$@" "$target"
