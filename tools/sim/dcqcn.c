@@ -6,9 +6,11 @@
  * Cut.  A CNP allocates a rate limiter on first use (rc = line rate, or
  * rate_to_set_on_first_cnp, alpha = initial_alpha_value / 1024).  At most
  * one cut per rate_reduce_monitor_period: a CNP inside the period is kept
- * and cuts when the period ends.  A cut sets rt = rc, as the paper does on
- * every cut (mlx5's clamp_tgt_rate flags, firmware refinements of this
- * rule, are not modelled), then
+ * and cuts when the period ends.  A cut first sets rt = rc -- on every cut
+ * with clamp_tgt_rate = 1, as the paper does; with mlx5's default
+ * (clamp_tgt_rate = 0, clamp_tgt_rate_after_time_inc = 1) only when the
+ * timer has raised the rate since the last cut, so a flow whose rate only
+ * the byte counter raised keeps its target -- then
  * rc = rc * (1 - alpha * 1024 / 2^rpg_gd), i.e. 1 - alpha/2 at rpg_gd = 11,
  * never below rc * rpg_min_dec_fac% nor rpg_min_rate, and resets the timer,
  * the byte counter and both stage counts.
@@ -32,7 +34,7 @@
 
 #define PS_PER_US	1000000ULL
 #define BPS_PER_MBPS	1e6
-#define NEVER		UINT64_MAX
+#define NEVER		(~0ULL)
 
 const struct dcqcn_param_desc dcqcn_param_descs[DCQCN_NR_PARAMS] = {
 	[DCQCN_TIME_RESET] = { "rpg_time_reset", "us", 1, 100000, 300 },
@@ -51,6 +53,9 @@ const struct dcqcn_param_desc dcqcn_param_descs[DCQCN_NR_PARAMS] = {
 				   0, 100000, 4 },
 	[DCQCN_INITIAL_ALPHA] = { "initial_alpha_value", "1/1024", 0, 1023,
 				  1023 },
+	[DCQCN_CLAMP_TGT] = { "clamp_tgt_rate", "bool", 0, 1, 0 },
+	[DCQCN_CLAMP_TGT_AFTER_TIME_INC] = { "clamp_tgt_rate_after_time_inc",
+					     "bool", 0, 1, 1 },
 };
 
 void dcqcn_params_default(struct dcqcn_params *p)
@@ -81,19 +86,21 @@ void dcqcn_init(struct dcqcn_qp *q, double line_bps)
 	q->next_cut_ps = NEVER;
 }
 
-static uint64_t us_ps(uint32_t us)
+static u64 us_ps(u32 us)
 {
-	return (uint64_t)us * PS_PER_US;
+	return (u64)us * PS_PER_US;
 }
 
 static void cut(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		uint64_t now_ps)
+		u64 now_ps)
 {
 	double factor = 1.0 - q->alpha * 1024.0 / (double)(1u << p->v[DCQCN_GD]);
 	double min_factor = p->v[DCQCN_MIN_DEC_FAC] / 100.0;
 	double min_rate = p->v[DCQCN_MIN_RATE] * BPS_PER_MBPS;
 
-	q->rt = q->rc;
+	if (p->v[DCQCN_CLAMP_TGT] || q->time_inc ||
+	    (p->v[DCQCN_CLAMP_TGT_AFTER_TIME_INC] && q->t_stage))
+		q->rt = q->rc;
 	if (factor < min_factor)
 		factor = min_factor;
 	q->rc *= factor;
@@ -105,15 +112,16 @@ static void cut(struct dcqcn_qp *q, const struct dcqcn_params *p,
 	q->b_stage = 0;
 	q->bytes = 0;
 	q->cut_pending = false;
+	q->time_inc = false;
 	q->last_cut_ps = now_ps;
 	q->next_cut_ps = NEVER;
 	q->next_timer_ps = now_ps + us_ps(p->v[DCQCN_TIME_RESET]);
 }
 
 void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_params *p,
-	       double line_bps, uint64_t now_ps)
+	       double line_bps, u64 now_ps)
 {
-	uint64_t period = us_ps(p->v[DCQCN_MONITOR_PERIOD]);
+	u64 period = us_ps(p->v[DCQCN_MONITOR_PERIOD]);
 
 	if (!q->limited) {
 		q->limited = true;
@@ -126,6 +134,7 @@ void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_params *p,
 		q->alpha = p->v[DCQCN_INITIAL_ALPHA] / 1024.0;
 		q->next_alpha_ps = now_ps + us_ps(p->v[DCQCN_TCP_RTT]);
 		q->cnp_in_period = true;
+		q->time_inc = true;	/* a new limiter starts from rt = rc */
 		cut(q, p, now_ps);
 		return;
 	}
@@ -155,9 +164,9 @@ static void release_if_done(struct dcqcn_qp *q, double line_bps)
 static void increase(struct dcqcn_qp *q, const struct dcqcn_params *p,
 		     double line_bps)
 {
-	uint32_t f = p->v[DCQCN_THRESHOLD];
-	uint32_t lo = q->t_stage < q->b_stage ? q->t_stage : q->b_stage;
-	uint32_t hi = q->t_stage < q->b_stage ? q->b_stage : q->t_stage;
+	u32 f = p->v[DCQCN_THRESHOLD];
+	u32 lo = q->t_stage < q->b_stage ? q->t_stage : q->b_stage;
+	u32 hi = q->t_stage < q->b_stage ? q->b_stage : q->t_stage;
 
 	if (hi <= f)
 		;	/* fast recovery: rt stays */
@@ -172,9 +181,9 @@ static void increase(struct dcqcn_qp *q, const struct dcqcn_params *p,
 }
 
 void dcqcn_sent(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		double line_bps, uint32_t bytes)
+		double line_bps, u32 bytes)
 {
-	uint32_t reset = p->v[DCQCN_BYTE_RESET];
+	u32 reset = p->v[DCQCN_BYTE_RESET];
 
 	if (!q->limited || !reset)
 		return;
@@ -187,10 +196,10 @@ void dcqcn_sent(struct dcqcn_qp *q, const struct dcqcn_params *p,
 }
 
 void dcqcn_timer(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		 double line_bps, uint64_t now_ps)
+		 double line_bps, u64 now_ps)
 {
 	while (q->limited) {
-		uint64_t next = dcqcn_next_timer_ps(q);
+		u64 next = dcqcn_next_timer_ps(q);
 
 		if (next > now_ps)
 			break;
@@ -210,9 +219,9 @@ void dcqcn_timer(struct dcqcn_qp *q, const struct dcqcn_params *p,
 	}
 }
 
-uint64_t dcqcn_next_timer_ps(const struct dcqcn_qp *q)
+u64 dcqcn_next_timer_ps(const struct dcqcn_qp *q)
 {
-	uint64_t t = q->next_alpha_ps;
+	u64 t = q->next_alpha_ps;
 
 	if (q->next_timer_ps < t)
 		t = q->next_timer_ps;

@@ -10,7 +10,7 @@
 #define RCC_SIM_DCQCN_H
 
 #include <stdbool.h>
-#include <stdint.h>
+#include "portable.h"
 
 enum dcqcn_param {
 	DCQCN_TIME_RESET,
@@ -26,17 +26,19 @@ enum dcqcn_param {
 	DCQCN_TCP_RTT,
 	DCQCN_MONITOR_PERIOD,
 	DCQCN_INITIAL_ALPHA,
+	DCQCN_CLAMP_TGT,
+	DCQCN_CLAMP_TGT_AFTER_TIME_INC,
 	DCQCN_NR_PARAMS
 };
 
 struct dcqcn_params {
-	uint32_t v[DCQCN_NR_PARAMS];
+	u32 v[DCQCN_NR_PARAMS];
 };
 
 struct dcqcn_param_desc {
 	const char *name;	/* the mlx5 sysfs name */
 	const char *unit;
-	uint32_t min, max, def;
+	u32 min, max, def;
 };
 
 extern const struct dcqcn_param_desc dcqcn_param_descs[DCQCN_NR_PARAMS];
@@ -51,20 +53,21 @@ struct dcqcn_qp {
 	bool limited;		/* a rate limiter is allocated */
 	bool cnp_in_period;	/* a CNP came in this alpha period */
 	bool cut_pending;	/* a CNP awaits the next allowed cut */
-	uint32_t t_stage, b_stage;	/* timer and byte counter stages */
-	uint64_t bytes;		/* sent since the byte counter last fired */
-	uint64_t last_cut_ps;
-	uint64_t next_alpha_ps, next_timer_ps, next_cut_ps;
+	bool time_inc;		/* the timer raised the rate since the cut */
+	u32 t_stage, b_stage;	/* timer and byte counter stages */
+	u64 bytes;		/* sent since the byte counter last fired */
+	u64 last_cut_ps;
+	u64 next_alpha_ps, next_timer_ps, next_cut_ps;
 };
 
 void dcqcn_init(struct dcqcn_qp *q, double line_bps);
 void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_params *p,
-	       double line_bps, uint64_t now_ps);
+	       double line_bps, u64 now_ps);
 void dcqcn_sent(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		double line_bps, uint32_t bytes);
+		double line_bps, u32 bytes);
 /* Handle every timer of @q due at or before @now_ps. */
 void dcqcn_timer(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		 double line_bps, uint64_t now_ps);
-uint64_t dcqcn_next_timer_ps(const struct dcqcn_qp *q);
+		 double line_bps, u64 now_ps);
+u64 dcqcn_next_timer_ps(const struct dcqcn_qp *q);
 
 #endif /* RCC_SIM_DCQCN_H */

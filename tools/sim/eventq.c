@@ -7,7 +7,7 @@
 #include "eventq.h"
 
 /* Controller runs and samples come after everything else at one instant. */
-static uint64_t ev_class(enum ev_kind kind)
+static u64 ev_class(enum ev_kind kind)
 {
 	switch (kind) {
 	case EV_RP_TIMER:
@@ -26,7 +26,7 @@ static bool ev_before(const struct event *a, const struct event *b)
 	return a->seq < b->seq;
 }
 
-int eventq_init(struct eventq *q, uint32_t cap)
+int eventq_init(struct eventq *q, u32 cap)
 {
 	q->len = 0;
 	q->cap = cap < 16 ? 16 : cap;
@@ -39,17 +39,18 @@ void eventq_free(struct eventq *q)
 {
 	free(q->heap);
 	q->heap = NULL;
-	q->len = q->cap = 0;
+	q->len = 0;
+	q->cap = 0;
 }
 
-int eventq_push(struct eventq *q, uint64_t t_ps, enum ev_kind kind,
-		uint32_t flow, uint32_t arg, bool ce)
+int eventq_push(struct eventq *q, u64 t_ps, enum ev_kind kind,
+		u32 flow, u32 arg, bool ce)
 {
 	struct event ev = {
 		.t_ps = t_ps, .flow = flow, .arg = arg, .kind = kind, .ce = ce,
 		.seq = (ev_class(kind) << 62) | q->next_seq++,
 	};
-	uint32_t i;
+	u32 i;
 
 	if (q->len == q->cap) {
 		struct event *h = realloc(q->heap, sizeof(*h) * q->cap * 2);
@@ -61,7 +62,7 @@ int eventq_push(struct eventq *q, uint64_t t_ps, enum ev_kind kind,
 	}
 	i = q->len++;
 	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
+		u32 parent = (i - 1) / 2;
 
 		if (!ev_before(&ev, &q->heap[parent]))
 			break;
@@ -75,14 +76,14 @@ int eventq_push(struct eventq *q, uint64_t t_ps, enum ev_kind kind,
 bool eventq_pop(struct eventq *q, struct event *ev)
 {
 	struct event last;
-	uint32_t i = 0;
+	u32 i = 0;
 
 	if (!q->len)
 		return false;
 	*ev = q->heap[0];
 	last = q->heap[--q->len];
 	for (;;) {
-		uint32_t c = 2 * i + 1;
+		u32 c = 2 * i + 1;
 
 		if (c >= q->len)
 			break;

@@ -9,7 +9,7 @@
 #define RCC_SIM_EVENTQ_H
 
 #include <stdbool.h>
-#include <stdint.h>
+#include "portable.h"
 
 enum ev_kind {
 	EV_FLOW_START,
@@ -24,25 +24,25 @@ enum ev_kind {
 };
 
 struct event {
-	uint64_t t_ps;
-	uint64_t seq;	/* class in the top bits, then insertion order */
-	uint32_t flow;
-	uint32_t arg;	/* packet bytes, or a generation number */
-	uint8_t kind;	/* enum ev_kind */
+	u64 t_ps;
+	u64 seq;	/* class in the top bits, then insertion order */
+	u32 flow;
+	u32 arg;	/* packet bytes, or a generation number */
+	u8 kind;	/* enum ev_kind */
 	bool ce;
 };
 
 struct eventq {
 	struct event *heap;
-	uint32_t len, cap;
-	uint64_t next_seq;
+	u32 len, cap;
+	u64 next_seq;
 };
 
-int eventq_init(struct eventq *q, uint32_t cap);
+int eventq_init(struct eventq *q, u32 cap);
 void eventq_free(struct eventq *q);
 /* Returns -1 when out of memory. */
-int eventq_push(struct eventq *q, uint64_t t_ps, enum ev_kind kind,
-		uint32_t flow, uint32_t arg, bool ce);
+int eventq_push(struct eventq *q, u64 t_ps, enum ev_kind kind,
+		u32 flow, u32 arg, bool ce);
 bool eventq_pop(struct eventq *q, struct event *ev);
 
 #endif /* RCC_SIM_EVENTQ_H */

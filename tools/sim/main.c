@@ -88,22 +88,26 @@ static const char * const metric_names[NMETRICS] = {
 
 static void metric(const struct summary *m, int i, char *b, size_t n)
 {
-	switch (i) {
-	case 0: fmt_num(b, n, m->util_pct, "%.1f"); break;
-	case 1: fmt_num(b, n, m->q_p50_kb, "%.0f"); break;
-	case 2: fmt_num(b, n, m->q_p99_kb, "%.0f"); break;
-	case 3: fmt_num(b, n, m->q_max_kb, "%.0f"); break;
-	case 4: snprintf(b, n, "%llu", (unsigned long long)m->drops); break;
-	case 5: snprintf(b, n, "%llu", (unsigned long long)m->marks); break;
-	case 6: snprintf(b, n, "%llu", (unsigned long long)m->cnps); break;
-	case 7: fmt_num(b, n, m->jain < 0 ? NAN : m->jain, "%.3f"); break;
-	case 8: fmt_converge(b, n, m->converge_us); break;
-	case 9: fmt_num(b, n, m->fct_mean_us, "%.1f"); break;
-	case 10: fmt_num(b, n, m->fct_p99_us, "%.1f"); break;
-	case 11: snprintf(b, n, "%llu", (unsigned long long)m->unfinished); break;
-	case 12: fmt_num(b, n, m->goodput_gbps, "%.1f"); break;
-	default: snprintf(b, n, "%llu", (unsigned long long)m->pkts); break;
-	}
+	const double real[] = {
+		m->util_pct, m->q_p50_kb, m->q_p99_kb, m->q_max_kb, 0, 0, 0,
+		m->jain < 0 ? NAN : m->jain, 0, m->fct_mean_us, m->fct_p99_us,
+		0, m->goodput_gbps, 0,
+	};
+	const unsigned long long count[] = {
+		0, 0, 0, 0, m->drops, m->marks, m->cnps, 0, 0, 0, 0,
+		m->unfinished, 0, m->pkts,
+	};
+	static const char * const fmt[NMETRICS] = {
+		"%.1f", "%.0f", "%.0f", "%.0f", NULL, NULL, NULL, "%.3f", NULL,
+		"%.1f", "%.1f", NULL, "%.1f", NULL,
+	};
+
+	if (i == 8)
+		fmt_converge(b, n, m->converge_us);
+	else if (fmt[i])
+		fmt_num(b, n, real[i], fmt[i]);
+	else
+		snprintf(b, n, "%llu", count[i]);
 }
 
 static void print_text(const struct sim_options *o, const struct result *r,

@@ -14,24 +14,24 @@
 #include "sim.h"
 #include "stats.h"
 
-static uint64_t tx_time_ps(uint64_t bits, uint64_t bps)
+static u64 tx_time_ps(u64 bits, u64 bps)
 {
 	return (bits * PS_PER_S + bps - 1) / bps;
 }
 
-static int push(struct sim *s, uint64_t t, enum ev_kind kind, uint32_t flow,
-		uint32_t arg, bool ce)
+static int push(struct sim *s, u64 t, enum ev_kind kind, u32 flow,
+		u32 arg, bool ce)
 {
 	return eventq_push(&s->evq, t, kind, flow, arg, ce);
 }
 
-static uint32_t flow_id(const struct sim *s, const struct flow *f)
+static u32 flow_id(const struct sim *s, const struct flow *f)
 {
-	return (uint32_t)(f - s->flows);
+	return (u32)(f - s->flows);
 }
 
 /* xorshift64*: the marking coin, seeded per run so every RP sees alike. */
-static uint64_t rng_next(struct sim *s)
+static u64 rng_next(struct sim *s)
 {
 	s->rng ^= s->rng >> 12;
 	s->rng ^= s->rng << 25;
@@ -39,25 +39,25 @@ static uint64_t rng_next(struct sim *s)
 	return s->rng * 2685821657736338717ULL;
 }
 
-static bool red_mark(struct sim *s, uint64_t q)
+static bool red_mark(struct sim *s, u64 q)
 {
 	const struct sim_config *c = s->cfg;
-	uint64_t span, p_ppm;
+	u64 span, p_ppm;
 
 	if (q <= c->kmin_bytes)
 		return false;
 	if (q >= c->kmax_bytes)
 		return true;
 	span = c->kmax_bytes - c->kmin_bytes;
-	p_ppm = (uint64_t)c->pmax_ppm * (q - c->kmin_bytes) / span;
+	p_ppm = (u64)c->pmax_ppm * (q - c->kmin_bytes) / span;
 	return rng_next(s) % 1000000 < p_ppm;
 }
 
 /* The controller may have changed the rate or its timer: follow it. */
 static void follow_rp(struct sim *s, struct flow *f, bool resched_tx)
 {
-	uint64_t t = rp_next_timer_ps(s, f);
-	uint64_t rate = rp_rate_bps(s, f);
+	u64 t = rp_next_timer_ps(s, f);
+	u64 rate = rp_rate_bps(s, f);
 
 	if (t != f->timer_ps) {
 		f->timer_ps = t;
@@ -69,7 +69,7 @@ static void follow_rp(struct sim *s, struct flow *f, bool resched_tx)
 	if (rate != f->rate_bps) {
 		f->rate_bps = rate;
 		if (resched_tx && f->active) {
-			uint64_t next = f->last_tx_ps +
+			u64 next = f->last_tx_ps +
 					tx_time_ps(f->last_tx_bits, rate);
 
 			f->tx_gen++;
@@ -109,10 +109,10 @@ static void flow_end(struct sim *s, struct flow *f)
 		stats_long_flows_changed(s);
 }
 
-static void sender_tx(struct sim *s, struct flow *f, uint32_t gen)
+static void sender_tx(struct sim *s, struct flow *f, u32 gen)
 {
 	const struct sim_config *c = s->cfg;
-	uint32_t bytes = c->mtu;
+	u32 bytes = c->mtu;
 
 	if (gen != f->tx_gen || !f->active)
 		return;
@@ -137,7 +137,7 @@ static void sender_tx(struct sim *s, struct flow *f, uint32_t gen)
 static void port_start(struct sim *s)
 {
 	struct queued_pkt p = s->ring[s->ring_head];
-	uint64_t ser;
+	u64 ser;
 
 	s->ring_head = (s->ring_head + 1) % s->ring_cap;
 	s->ring_len--;
@@ -152,7 +152,7 @@ static void port_start(struct sim *s)
 	push(s, s->now + ser, EV_SW_DEPART, p.flow, p.bytes, p.ce);
 }
 
-static void switch_arrive(struct sim *s, uint32_t flow, uint32_t bytes)
+static void switch_arrive(struct sim *s, u32 flow, u32 bytes)
 {
 	const struct sim_config *c = s->cfg;
 	struct queued_pkt p = { .flow = flow, .bytes = bytes };
@@ -213,7 +213,7 @@ static void sender_cnp(struct sim *s, struct flow *f)
 	follow_rp(s, f, true);
 }
 
-static void sender_timer(struct sim *s, struct flow *f, uint32_t gen)
+static void sender_timer(struct sim *s, struct flow *f, u32 gen)
 {
 	if (gen != f->timer_gen || !f->active)
 		return;

@@ -12,13 +12,14 @@
 
 #define MAX_DEPTH	4
 #define MAX_FLOWS	100000
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static char *name_buf[64];
 static unsigned int name_bufs;
 
 void options_usage(FILE *out)
 {
-	fputs(
+	static const char usage[] =
 "usage: rdma-cc-sim [--OPTION=VALUE ...]\n"
 "  --scenario=FILE        read options from FILE (one a line, # comments)\n"
 "  --name=NAME            scenario name in the output\n"
@@ -43,8 +44,9 @@ void options_usage(FILE *out)
 "  --speed                report simulated packets per wall second on stderr\n"
 "  --show-params          print the controllers' parameters and exit\n"
 "  --PARAM=V              an rdma_cc parameter, by its sysfs name\n"
-"  --dcqcn-PARAM=V        a DCQCN parameter, by its mlx5 sysfs name\n",
-	      out);
+"  --dcqcn-PARAM=V        a DCQCN parameter, by its mlx5 sysfs name\n";
+
+	fputs(usage, out);
 }
 
 void options_default(struct sim_options *o)
@@ -69,7 +71,9 @@ void options_default(struct sim_options *o)
 	c->conv_tol_pct = 20;
 	rcc_params_default(&c->rcc);
 	dcqcn_params_default(&c->dcqcn);
-	o->run[RP_RDMA_CC] = o->run[RP_DCQCN] = o->run[RP_NONE] = true;
+	o->run[RP_RDMA_CC] = true;
+	o->run[RP_DCQCN] = true;
+	o->run[RP_NONE] = true;
 	o->name = "sim";
 	o->header = true;
 }
@@ -94,7 +98,7 @@ static int parse_num(const char *s, double max, double *v)
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *v)
+static int parse_u64(const char *s, u64 max, u64 *v)
 {
 	char *end;
 
@@ -139,13 +143,13 @@ static int split(char *s, char **field, int max)
 	}
 }
 
-static int parse_time_us(const char *s, uint64_t *ps)
+static int parse_time_us(const char *s, u64 *ps)
 {
 	double v;
 
 	if (parse_num(s, 1e9, &v))
 		return -1;
-	*ps = (uint64_t)llround(v * PS_PER_US);
+	*ps = (u64)llround(v * PS_PER_US);
 	return 0;
 }
 
@@ -169,7 +173,7 @@ static int parse_flows(struct sim_options *o, const char *opt, const char *v,
 		       bool many)
 {
 	char buf[256], *f[4];
-	uint64_t count = 1;
+	u64 count = 1;
 	struct flow_spec fs;
 	int n, first = many ? 1 : 0;
 
@@ -197,7 +201,7 @@ static int parse_flows(struct sim_options *o, const char *opt, const char *v,
 static int parse_burst(struct sim_options *o, const char *opt, const char *v)
 {
 	char buf[256], *f[4];
-	uint64_t count, start, gap, bytes;
+	u64 count, start, gap, bytes;
 
 	if (strlen(v) >= sizeof(buf))
 		return bad(opt, "value too long");
@@ -298,7 +302,7 @@ struct num_opt {
 	const char *name;
 	double max;
 	double scale;		/* to the field's unit */
-	size_t offset;		/* of a uint64_t, or a uint32_t if small */
+	size_t offset;		/* of a u64, or a u32 if small */
 	bool small;
 	bool nonzero;
 };
@@ -342,9 +346,9 @@ static int parse_num_opt(struct sim_options *o, const struct num_opt *n,
 	if (n->nonzero && d < 1)
 		return bad(opt, what);
 	if (n->small)
-		*(uint32_t *)field = (uint32_t)d;
+		*(u32 *)field = (u32)d;
 	else
-		*(uint64_t *)field = (uint64_t)d;
+		*(u64 *)field = (u64)d;
 	return 0;
 }
 
@@ -352,7 +356,7 @@ static int parse_param(struct sim_options *o, const char *opt,
 		       const char *key, const char *v)
 {
 	int id = rcc_param_lookup(key);
-	uint32_t val;
+	u32 val;
 
 	if (id >= 0) {
 		const struct rcc_param_desc *d = &rcc_param_descs[id];
@@ -371,7 +375,7 @@ static int parse_param(struct sim_options *o, const char *opt,
 		if (id >= 0) {
 			const struct dcqcn_param_desc *d =
 				&dcqcn_param_descs[id];
-			uint64_t u;
+			u64 u;
 			char what[128];
 
 			if (parse_u64(v, d->max, &u) || u < d->min) {
@@ -380,7 +384,7 @@ static int parse_param(struct sim_options *o, const char *opt,
 					 d->max, d->unit);
 				return bad(opt, what);
 			}
-			o->cfg.dcqcn.v[id] = (uint32_t)u;
+			o->cfg.dcqcn.v[id] = (u32)u;
 			return 0;
 		}
 	}
@@ -412,7 +416,7 @@ int options_parse_arg(struct sim_options *o, const char *arg, int depth)
 	memcpy(key, a, klen);
 	key[klen] = '\0';
 	v = eq + 1;
-	for (i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(num_opts); i++)
 		if (!strcmp(key, num_opts[i].name))
 			return parse_num_opt(o, &num_opts[i], arg, v);
 	if (!strcmp(key, "scenario"))

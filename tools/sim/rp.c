@@ -32,7 +32,7 @@ int rp_kind_parse(const char *name, enum rp_kind *kind)
 	return -1;
 }
 
-static uint64_t line_bps(const struct sim *s)
+static u64 line_bps(const struct sim *s)
 {
 	return rcc_line_rate_bps(&s->cfg->rcc, s->cfg->host_bps);
 }
@@ -78,7 +78,7 @@ void rp_cnp(struct sim *s, struct flow *f)
 	}
 }
 
-void rp_sent(struct sim *s, struct flow *f, uint32_t bytes)
+void rp_sent(struct sim *s, struct flow *f, u32 bytes)
 {
 	switch (f->rp.kind) {
 	case RP_RDMA_CC:
@@ -108,16 +108,16 @@ void rp_timer(struct sim *s, struct flow *f)
 	}
 }
 
-uint64_t rp_rate_bps(const struct sim *s, const struct flow *f)
+u64 rp_rate_bps(const struct sim *s, const struct flow *f)
 {
-	uint64_t r;
+	u64 r;
 
 	switch (f->rp.kind) {
 	case RP_RDMA_CC:
 		r = f->rp.rcc.current_bps;
 		break;
 	case RP_DCQCN:
-		r = (uint64_t)f->rp.dcqcn.rc;
+		r = (u64)f->rp.dcqcn.rc;
 		break;
 	default:
 		r = s->cfg->host_bps;
@@ -128,7 +128,7 @@ uint64_t rp_rate_bps(const struct sim *s, const struct flow *f)
 	return r ? r : 1;
 }
 
-uint64_t rp_next_timer_ps(const struct sim *s, const struct flow *f)
+u64 rp_next_timer_ps(const struct sim *s, const struct flow *f)
 {
 	(void)s;
 	switch (f->rp.kind) {

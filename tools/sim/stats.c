@@ -20,24 +20,24 @@
 #include "stats.h"
 
 struct stats {
-	uint64_t bin_bytes;
-	uint32_t nbins;
-	uint64_t *hist;		/* ps spent at each queue length bin */
-	uint64_t q_max;
-	uint64_t last_ps;	/* time of the last account */
-	uint64_t demand_ps;
-	uint64_t busy_ps;
+	u64 bin_bytes;
+	u32 nbins;
+	u64 *hist;		/* ps spent at each queue length bin */
+	u64 q_max;
+	u64 last_ps;	/* time of the last account */
+	u64 demand_ps;
+	u64 busy_ps;
 	/* convergence */
-	uint32_t win;		/* samples per window */
-	uint32_t ring_pos;
-	uint64_t *ring;		/* nflows x win bytes per sample */
-	uint64_t epoch_ps;	/* start of the current epoch */
-	uint32_t epoch_n;	/* long flows in it */
-	uint64_t last_bad_ps;	/* end of the last bad window in the epoch */
-	uint32_t epoch_samples;
-	uint64_t fair_from, fair_to;
-	uint64_t last_sample_ps;
-	uint64_t last_marks, last_drops, last_cnps;	/* at the last sample */
+	u32 win;		/* samples per window */
+	u32 ring_pos;
+	u64 *ring;		/* nflows x win bytes per sample */
+	u64 epoch_ps;	/* start of the current epoch */
+	u32 epoch_n;	/* long flows in it */
+	u64 last_bad_ps;	/* end of the last bad window in the epoch */
+	u32 epoch_samples;
+	u64 fair_from, fair_to;
+	u64 last_sample_ps;
+	u64 last_marks, last_drops, last_cnps;	/* at the last sample */
 };
 
 static bool demand(const struct sim *s)
@@ -49,7 +49,7 @@ int stats_init(struct sim *s)
 {
 	const struct sim_config *c = s->cfg;
 	struct stats *st = calloc(1, sizeof(*st));
-	uint64_t last_long_start = 0;
+	u64 last_long_start = 0;
 	unsigned int i;
 
 	if (!st)
@@ -93,10 +93,10 @@ void stats_free(struct sim *s)
 void stats_account(struct sim *s)
 {
 	struct stats *st = s->stats;
-	uint64_t dt = s->now - st->last_ps;
+	u64 dt = s->now - st->last_ps;
 
 	if (dt && demand(s)) {
-		uint64_t b = s->q_bytes / st->bin_bytes;
+		u64 b = s->q_bytes / st->bin_bytes;
 
 		st->hist[b < st->nbins ? b : st->nbins - 1] += dt;
 		st->demand_ps += dt;
@@ -106,7 +106,7 @@ void stats_account(struct sim *s)
 	st->last_ps = s->now;
 }
 
-void stats_port_busy(struct sim *s, uint64_t busy_ps)
+void stats_port_busy(struct sim *s, u64 busy_ps)
 {
 	s->stats->busy_ps += busy_ps;
 }
@@ -148,7 +148,7 @@ static void check_convergence(struct sim *s)
 	tol = fair * c->conv_tol_pct / 100.0;
 	window_s = (double)st->win * c->sample_ps / PS_PER_S;
 	for (i = 0; i < c->nflows && good; i++) {
-		uint64_t bytes = 0;
+		u64 bytes = 0;
 
 		if (!is_long_active(&s->flows[i]))
 			continue;
@@ -218,8 +218,8 @@ void stats_sample(struct sim *s)
 
 static double hist_quantile(const struct stats *st, double q)
 {
-	uint64_t total = 0, acc = 0;
-	uint32_t b;
+	u64 total = 0, acc = 0;
+	u32 b;
 
 	for (b = 0; b < st->nbins; b++)
 		total += st->hist[b];
@@ -235,7 +235,7 @@ static double hist_quantile(const struct stats *st, double q)
 
 static int cmp_u64(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -243,11 +243,12 @@ static int cmp_u64(const void *a, const void *b)
 static void fct_summary(struct sim *s, struct summary *o)
 {
 	const struct sim_config *c = s->cfg;
-	uint64_t *fct = malloc(sizeof(*fct) * (c->nflows + 1));
+	u64 *fct = malloc(sizeof(*fct) * (c->nflows + 1));
 	unsigned int i, n = 0;
 	double sum = 0;
 
-	o->fct_mean_us = o->fct_p99_us = NAN;
+	o->fct_mean_us = NAN;
+	o->fct_p99_us = NAN;
 	o->unfinished = 0;
 	if (!fct)
 		return;

@@ -14,20 +14,20 @@ struct sim;
 struct summary {
 	double util_pct;	/* egress busy / time with demand */
 	double q_p50_kb, q_p99_kb, q_max_kb;
-	uint64_t drops, marks, cnps, pkts;
+	u64 drops, marks, cnps, pkts;
 	double jain;		/* < 0: fewer than two long flows */
 	double converge_us;	/* < 0: never; NaN: no join to measure */
 	double fct_mean_us, fct_p99_us;	/* NaN: no finite flows */
-	uint64_t unfinished;	/* finite flows not done by the end */
+	u64 unfinished;	/* finite flows not done by the end */
 	double goodput_gbps;	/* delivered over the run */
-	uint64_t events;
+	u64 events;
 };
 
 int stats_init(struct sim *s);
 void stats_free(struct sim *s);
 /* Call before s->q_bytes or the demand changes. */
 void stats_account(struct sim *s);
-void stats_port_busy(struct sim *s, uint64_t busy_ps);
+void stats_port_busy(struct sim *s, u64 busy_ps);
 /* A long flow started or stopped: a new convergence epoch. */
 void stats_long_flows_changed(struct sim *s);
 void stats_sample(struct sim *s);
