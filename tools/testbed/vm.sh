@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# vm.sh - start, command and stop one testbed VM.  Source it (after env.sh
+# and image.sh).  Every VM has a directory $TB_RUN/NAME holding its control
+# share (ctl/, see guest-agent.sh), its console log (console.log) and qemu's
+# pid file.  Commands given to a VM run as root in it, with bash, in /tmp.
+
+: "${TB_VM_MEM_MB:=512}"
+: "${TB_BOOT_TIMEOUT:=240}"
+
+# tb_vm_start NAME NETNS TAP MAC IP: boot a VM (returns once qemu runs).
+tb_vm_start() {
+	local name=$1 ns=$2 tap=$3 mac=$4 ip=$5 d img rel initrd top
+	d=$TB_RUN/$name
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	rel=$(tb_release) || return 1
+	img=$(tb_image) || return 1
+	initrd=$(tb_initramfs) || return 1
+	rm -rf "$d"
+	mkdir -p "$d/ctl"
+	ip netns exec "$ns" qemu-system-x86_64 -accel tcg -smp 1 \
+		-m "$TB_VM_MEM_MB" -display none -no-reboot -name "$name" \
+		-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_name=$name tb_ip=$ip" \
+		-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on \
+		-virtfs "local,path=$d/ctl,mount_tag=ctl,security_model=none" \
+		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no" \
+		-device "virtio-net-pci,netdev=n0,mac=$mac" \
+		-serial "file:$d/console.log" -monitor none \
+		-pidfile "$d/qemu.pid" -daemonize ||
+		{ rcc_log "vm $name: qemu failed to start"; return 1; }
+}
+
+# tb_vm_wait_ready NAME: wait until the VM's agent serves.
+tb_vm_wait_ready() {
+	local name=$1 i
+	for ((i = 0; i < TB_BOOT_TIMEOUT * 2; i++)); do
+		[ -s "$TB_RUN/$name/ctl/ready" ] && return 0
+		tb_vm_alive "$name" || break
+		sleep 0.5
+	done
+	rcc_log "vm $name: not ready after ${TB_BOOT_TIMEOUT}s; console:"
+	tail -n 30 "$TB_RUN/$name/console.log" >&2
+	return 1
+}
+
+tb_vm_alive() {
+	local pid
+	pid=$(cat "$TB_RUN/$1/qemu.pid" 2>/dev/null) || return 1
+	kill -0 "$pid" 2>/dev/null
+}
+
+# tb_vm_spawn NAME ID: start the script on stdin in the VM, do not wait.
+tb_vm_spawn() {
+	local name=$1 id=$2 c=$TB_RUN/$1/ctl
+	mkdir -p "$c/req"
+	rm -f "$c/rc/$id" "$c/out/$id"
+	cat >"$c/req/.$id.tmp" && mv "$c/req/.$id.tmp" "$c/req/$id.sh"
+}
+
+# tb_vm_join NAME ID [TIMEOUT]: wait for a spawned script, print its output,
+# return its status (124 on timeout, 125 when the VM died).
+tb_vm_join() {
+	local name=$1 id=$2 timeout=${3:-120} c=$TB_RUN/$1/ctl i
+	for ((i = 0; i < timeout * 10; i++)); do
+		if [ -s "$c/rc/$id" ]; then
+			cat "$c/out/$id" 2>/dev/null
+			return "$(cat "$c/rc/$id")"
+		fi
+		if ((i % 10 == 0)) && ! tb_vm_alive "$name"; then
+			rcc_log "vm $name: died while running $id"
+			return 125
+		fi
+		sleep 0.1
+	done
+	rcc_log "vm $name: $id still running after ${timeout}s"
+	cat "$c/out/$id" 2>/dev/null
+	return 124
+}
+
+TB_VM_SEQ=0
+# tb_vm_run NAME [TIMEOUT]: run the script on stdin in the VM and wait.
+tb_vm_run() {
+	local id
+	TB_VM_SEQ=$((TB_VM_SEQ + 1))
+	id=c$$.$TB_VM_SEQ.$RANDOM
+	tb_vm_spawn "$1" "$id" && tb_vm_join "$1" "$id" "${2:-120}"
+}
+
+# tb_vm_stop NAME: power the VM off (kill its qemu by pid) and wait.
+tb_vm_stop() {
+	local pid i
+	pid=$(cat "$TB_RUN/$1/qemu.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null
+}
