@@ -130,6 +130,7 @@ cp "$tmp/comparison.rst" "$doc/comparison.rst"
 		label=${v%%:*}
 		opt=${v#*:}
 		for s in incast-2to1-400g incast-8to1-100g join-400g; do
+			# shellcheck disable=SC2086 # $opt is empty or one option
 			"$sim" --scenario="$scen/$s.sim" --cc=dcqcn $opt \
 				--format=csv-noheader |
 				awk -F, -v l="$label" -v o="$opt" '{

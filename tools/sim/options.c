@@ -37,7 +37,7 @@ void options_usage(FILE *out)
 "  --flows=N,START_US[,STOP_US|-[,BYTES]]  N alike flows\n"
 "  --burst=N,START_US,GAP_US,BYTES         N short flows, one every GAP\n"
 "  --fair-from-us=US --fair-to-us=US       Jain fairness window\n"
-"  --converge-window-us=US --converge-tol-pct=P  fair share test [100, 20]\n"
+"  --converge-window-us=US --converge-tol-pct=P  fair share test [300, 20]\n"
 "  --seed=N               marking coin seed [1]\n"
 "  --out=DIR              write DIR/NAME-CC.csv time series\n"
 "  --format=text|csv|csv-noheader   summary on stdout [text]\n"
@@ -67,7 +67,7 @@ void options_default(struct sim_options *o)
 	c->seed = 1;
 	c->fair_from_ps = SIM_NEVER;
 	c->fair_to_ps = SIM_NEVER;
-	c->conv_window_ps = 100 * PS_PER_US;
+	c->conv_window_ps = 300 * PS_PER_US;
 	c->conv_tol_pct = 20;
 	rcc_params_default(&c->rcc);
 	dcqcn_params_default(&c->dcqcn);

@@ -8,9 +8,10 @@
  * egress port spent sending over that same time.  Jain's index: over the
  * long flows active through the fairness window, from bytes delivered in
  * it.  Convergence: after the last change in the set of long flows (a join,
- * or the start), the time until every long flow's throughput, averaged over
- * the trailing conv_window, is within conv_tol_pct of C / n and stays so to
- * the end of the run.
+ * or the start), the time until every long flow's share of the bytes
+ * delivered over the trailing conv_window is within conv_tol_pct of 1 / n
+ * (of its fair share) and stays so to the end of the run; reported as the
+ * start of the first such window, from the change.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ struct stats {
 	u32 win;		/* samples per window */
 	u32 ring_pos;
 	u64 *ring;		/* nflows x win bytes per sample */
+	u64 *win_bytes;		/* per flow, over the trailing window */
 	u64 epoch_ps;	/* start of the current epoch */
 	u32 epoch_n;	/* long flows in it */
 	u64 last_bad_ps;	/* end of the last bad window in the epoch */
@@ -64,7 +66,8 @@ int stats_init(struct sim *s)
 	if (st->win < 1)
 		st->win = 1;
 	st->ring = calloc((size_t)c->nflows * st->win, sizeof(*st->ring));
-	if (!st->hist || !st->ring)
+	st->win_bytes = calloc(c->nflows, sizeof(*st->win_bytes));
+	if (!st->hist || !st->ring || !st->win_bytes)
 		return -1;
 	for (i = 0; i < c->nflows; i++)
 		if (!c->flows[i].bytes && c->flows[i].start_ps > last_long_start &&
@@ -86,6 +89,7 @@ void stats_free(struct sim *s)
 		return;
 	free(s->stats->hist);
 	free(s->stats->ring);
+	free(s->stats->win_bytes);
 	free(s->stats);
 	s->stats = NULL;
 }
@@ -133,8 +137,9 @@ static void check_convergence(struct sim *s)
 {
 	const struct sim_config *c = s->cfg;
 	struct stats *st = s->stats;
-	double fair, tol, window_s;
+	u64 total = 0, *bytes = st->win_bytes;
 	unsigned int i, k;
+	double fair;
 	bool good = true;
 
 	if (!st->epoch_n)
@@ -144,17 +149,19 @@ static void check_convergence(struct sim *s)
 		st->last_bad_ps = s->now;
 		return;
 	}
-	fair = (double)c->link_bps / st->epoch_n;
-	tol = fair * c->conv_tol_pct / 100.0;
-	window_s = (double)st->win * c->sample_ps / PS_PER_S;
-	for (i = 0; i < c->nflows && good; i++) {
-		u64 bytes = 0;
-
+	for (i = 0; i < c->nflows; i++) {
+		bytes[i] = 0;
 		if (!is_long_active(&s->flows[i]))
 			continue;
 		for (k = 0; k < st->win; k++)
-			bytes += st->ring[(size_t)i * st->win + k];
-		if (fabs(bytes * 8.0 / window_s - fair) > tol)
+			bytes[i] += st->ring[(size_t)i * st->win + k];
+		total += bytes[i];
+	}
+	fair = (double)total / st->epoch_n;
+	for (i = 0; i < c->nflows && good; i++) {
+		if (!is_long_active(&s->flows[i]))
+			continue;
+		if (!total || fabs(bytes[i] - fair) > fair * c->conv_tol_pct / 100.0)
 			good = false;
 	}
 	if (!good)
@@ -307,10 +314,17 @@ void stats_summary(struct sim *s, struct summary *o)
 	o->jain = n >= 2 && sxx > 0 ? sx * sx / (n * sxx) : -1;
 	o->goodput_gbps = delivered * 8.0 / ((double)c->duration_ps / PS_PER_S) /
 			  1e9;
-	if (st->epoch_n >= 2)
-		o->converge_us = st->last_bad_ps >= st->last_sample_ps ? -1 :
-			(double)(st->last_bad_ps - st->epoch_ps) / PS_PER_US;
-	else
+	if (st->epoch_n >= 2 && st->last_bad_ps >= st->last_sample_ps) {
+		o->converge_us = -1;
+	} else if (st->epoch_n >= 2) {
+		/* the first window of the fair run starts here */
+		u64 from = st->last_bad_ps + c->sample_ps;
+		u64 span = (u64)st->win * c->sample_ps;
+
+		from = from > st->epoch_ps + span ? from - span : st->epoch_ps;
+		o->converge_us = (double)(from - st->epoch_ps) / PS_PER_US;
+	} else {
 		o->converge_us = NAN;
+	}
 	fct_summary(s, o);
 }
