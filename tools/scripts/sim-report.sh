@@ -100,7 +100,7 @@ for s in $scenarios; do
 	nflows=$(head -1 "$tmp/$s-rdma_cc.csv" | tr ',' '\n' | grep -c '^rate_gbps_')
 	{
 		echo "$s"
-		echo "$s" | tr '[:print:]' '~'
+		echo "$s" | tr '[:print:]' '-'
 		echo
 		grep '^#' "$scen/$s.sim" | grep -v SPDX | sed 's/^# *//'
 		echo
