@@ -20,3 +20,12 @@ sim: rdma-cc-sim
 rdma-cc-sim: $(SIM_SRCS) $(SIM_CORE) $(SIM_HDRS)
 	$(CC) $(CFLAGS) -I../rdma_cc -Isim -o $@ $(SIM_SRCS) $(SIM_CORE) \
 		$(LDFLAGS) -lm
+
+# DCQCN's rule-by-rule test, run by tools/check/50-sim.sh.
+.PHONY: sim-tests
+sim-tests: build/dcqcn_test
+
+build/dcqcn_test: sim/dcqcn_test.c sim/dcqcn.c sim/dcqcn.h ../rdma_cc/portable.h
+	@mkdir -p build
+	$(CC) $(CFLAGS) -I../rdma_cc -Isim -o $@ sim/dcqcn_test.c sim/dcqcn.c \
+		$(LDFLAGS) -lm
