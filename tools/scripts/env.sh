@@ -65,10 +65,14 @@ rcc_debian_headers() {
 	ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -n 1
 }
 
-# rcc_kernel_release: the release string of the headers in $1 (a KDIR).
+# rcc_kernel_release: the release (uname -r) of the kernel the headers in $1
+# (a KDIR) are for: utsrelease.h, as Debian's kernel.release holds only the
+# upstream version.
 rcc_kernel_release() {
 	local kdir=$1 r
-	r=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
+	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
+		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
+	[ -n "$r" ] || r=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
 	[ -n "$r" ] || r=${kdir##*/linux-headers-}
 	echo "$r"
 }
