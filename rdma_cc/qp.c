@@ -16,6 +16,10 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/* QPs alive, and QPs that were freed with their timer still armed (a bug). */
+atomic_t rcc_flows_live = ATOMIC_INIT(0);
+atomic_t rcc_flows_freed_armed = ATOMIC_INIT(0);
+
 static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
 {
 	return &rcu_dereference(f->dev->params)->p;
@@ -162,6 +166,7 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 	rcu_read_unlock();
 
 	rcc_debugfs_add_flow(f);
+	atomic_inc(&rcc_flows_live);
 	mutex_lock(&dev->flows_lock);
 	list_add_tail(&f->node, &dev->flows);
 	mutex_unlock(&dev->flows_lock);
@@ -197,6 +202,9 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 	f->cnt.pkts = atomic64_read(&f->pkts);
 	rcc_counters_add(&f->dev->retired, &f->cnt);
 	mutex_unlock(&f->dev->flows_lock);
+	if (WARN_ON_ONCE(hrtimer_active(&f->timer)))
+		atomic_inc(&rcc_flows_freed_armed);
+	atomic_dec(&rcc_flows_live);
 	kfree_rcu(f, rcu);
 }
 
@@ -212,6 +220,7 @@ void rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
 	st->core = f->core;
 	st->cnt = f->cnt;
 	st->told_bps = f->told_bps;
+	st->episode_start_ns = f->episode_start_ns;
 	st->timer_armed = hrtimer_is_queued(&f->timer);
 	if (f->core.congested)
 		st->cnt.congested_ns += st->now_ns - f->episode_start_ns;

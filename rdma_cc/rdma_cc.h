@@ -92,6 +92,7 @@ struct rcc_flow_state {
 	struct rcc_counters cnt;	/* congested_ns includes the running episode */
 	u64 line_rate_bps;
 	u64 told_bps;
+	u64 episode_start_ns;
 	u64 now_ns;
 	bool timer_armed;
 };
@@ -102,6 +103,8 @@ int rcc_start(void);
 void rcc_stop(void);
 
 /* qp.c */
+extern atomic_t rcc_flows_live;
+extern atomic_t rcc_flows_freed_armed;
 struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 				 struct rdma_cc_hook_qp *hqp);
 void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate);

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * episode_test.c - whole congestion episodes driven by the module's real
+ * hrtimers, checked against a replay of the same events through the core:
+ * the same runs and actions, and every rate the driver was told is one the
+ * replay told, no earlier than the replay's time and within timer slack.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+
+#include "replay.h"
+
+#define EPISODE_SLACK_NS	(20 * NSEC_PER_MSEC)
+#define GBPS			1000000000ULL
+
+struct episode_ctx {
+	struct fake_dev *fd;
+	struct fake_qp *fq;
+};
+
+static int episode_init(struct kunit *test)
+{
+	struct episode_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->fd = fake_dev_new(test, "ep", 400 * GBPS);
+	ctx->fq = fake_qp_new(test, ctx->fd, 17);
+	test->priv = ctx;
+	return 0;
+}
+
+static void episode_exit(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+
+	fake_qp_free(ctx->fq);
+	fake_dev_free(ctx->fd);
+}
+
+/* The module's run and rate history matches the replay's. */
+static void episode_check(struct kunit *test, struct fake_qp *fq,
+			  const struct replay_result *r,
+			  const struct rcc_flow_state *st)
+{
+	unsigned int i, j = 0, n = min_t(unsigned int, fq->nr_calls,
+					  FAKE_RATE_LOG);
+	int a;
+
+	KUNIT_EXPECT_FALSE(test, r->congested);
+	KUNIT_EXPECT_FALSE(test, st->core.congested);
+	KUNIT_EXPECT_FALSE(test, st->timer_armed);
+	KUNIT_EXPECT_EQ(test, st->cnt.runs, r->runs);
+	for (a = 0; a < RCC_NR_ACTIONS; a++)
+		KUNIT_EXPECT_EQ_MSG(test, st->cnt.actions[a], r->actions[a],
+				    "action %s", rcc_action_name(a));
+	KUNIT_EXPECT_EQ(test, st->cnt.floor_hits, r->floor_hits);
+	KUNIT_EXPECT_EQ(test, st->cnt.episodes, r->episodes);
+	KUNIT_EXPECT_EQ(test, st->cnt.episodes_ended, r->episodes);
+	KUNIT_EXPECT_EQ(test, fq->nr_bad, 0U);
+	KUNIT_EXPECT_EQ(test, fq->rate_bps, 0ULL);
+
+	if (st->cnt.runs != r->runs || fq->nr_calls != r->nr_changes) {
+		kunit_info(test, "t0 %llu late runs %llu", st->episode_start_ns,
+			   st->cnt.late_runs);
+		for (i = 0; i < n; i++)
+			kunit_info(test, "told %llu at +%llu", fq->log[i].bps,
+				   fq->log[i].t_ns - st->episode_start_ns);
+		for (i = 0; i < r->nr_changes; i++)
+			kunit_info(test, "replay %llu at +%llu",
+				   r->changes[i].bps,
+				   r->changes[i].t_ns - st->episode_start_ns);
+	}
+	/* Late timers run all due runs at once and tell only the last rate. */
+	KUNIT_EXPECT_LE(test, fq->nr_calls, r->nr_changes);
+	for (i = 0; i < n; i++) {
+		while (j < r->nr_changes && r->changes[j].bps != fq->log[i].bps)
+			j++;
+		KUNIT_ASSERT_LT_MSG(test, j, r->nr_changes,
+				    "rate %llu told at call %u is not the replay's",
+				    fq->log[i].bps, i);
+		KUNIT_EXPECT_GE(test, fq->log[i].t_ns, r->changes[j].t_ns);
+		KUNIT_EXPECT_LE_MSG(test, fq->log[i].t_ns - r->changes[j].t_ns,
+				    EPISODE_SLACK_NS, "rate %llu told late",
+				    fq->log[i].bps);
+		j++;
+	}
+	KUNIT_EXPECT_EQ(test, j, r->nr_changes);
+}
+
+/* One CNP at the defaults at 400 Gbit/s: the source's worked example. */
+static void episode_one_cnp_defaults(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+	struct replay_result *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct replay_event ev;
+	struct rcc_flow_state st;
+	struct rcc_params p;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	fake_dev_params(ctx->fd, &p);
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	/* Run 0 ran at once, from the CNP's own context. */
+	KUNIT_EXPECT_GE(test, st.cnt.runs, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.cnt.actions[RCC_ACT_FR_CUT], 1ULL);
+	KUNIT_EXPECT_EQ(test, st.core.step_bps, 4 * GBPS);
+	KUNIT_EXPECT_GE(test, fake_qp_calls(ctx->fq), 1U);
+
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 2000));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	ev.t_ns = st.episode_start_ns;
+	ev.npkts = 0;
+	replay(&p, 400 * GBPS, &ev, 1, st.now_ns, r);
+	episode_check(test, ctx->fq, r, &st);
+	KUNIT_EXPECT_EQ(test, st.cnt.congested_ns,
+			r->last_run_ns - st.episode_start_ns);
+	/* The runs keep to the grid: the last one at t0 + j * T/2. */
+	KUNIT_EXPECT_EQ(test, (r->last_run_ns - st.episode_start_ns) %
+			(p.control_interval_ns / 2), 0ULL);
+}
+
+/* Sleep until @t_ns (CLOCK_MONOTONIC). */
+static void episode_sleep_until(u64 t_ns)
+{
+	u64 now = ktime_get_ns();
+
+	if (t_ns > now + 200 * NSEC_PER_USEC)
+		usleep_range((t_ns - now) / NSEC_PER_USEC - 100,
+			     (t_ns - now) / NSEC_PER_USEC);
+	while (ktime_get_ns() < t_ns)
+		cpu_relax();
+}
+
+/*
+ * CNPs and packets inside an episode, each a quarter interval away from
+ * any run, at T = 10 ms: the replay of the recorded times must agree.
+ */
+static void episode_cnps_during_runs(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+	struct replay_result *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct replay_event *ev;
+	const u64 half = 5 * NSEC_PER_MSEC;
+	struct rcc_flow_state st;
+	struct rcc_params p;
+	unsigned int i, n = 0;
+	u64 t0;
+
+	ev = kunit_kcalloc(test, 64, sizeof(*ev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "10000000\n"), 9);
+	fake_dev_params(ctx->fd, &p);
+
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	t0 = st.episode_start_ns;
+	ev[n++] = (struct replay_event){ .t_ns = t0 };
+	/* CNPs in the first 8 halves, packets in every other one. */
+	for (i = 0; i < 8; i++) {
+		episode_sleep_until(t0 + i * half + half / 2);
+		if (i % 2) {
+			ev[n].t_ns = ktime_get_ns();
+			ev[n++].npkts = 10 * i;
+			rdma_cc_hook_tx(&ctx->fq->hqp, 10 * i);
+		}
+		ev[n].t_ns = ktime_get_ns();
+		ev[n++].npkts = 0;
+		rdma_cc_hook_cnp(&ctx->fq->hqp);
+		if (i == 3) {
+			ev[n].t_ns = ktime_get_ns();
+			ev[n++].npkts = 0;
+			rdma_cc_hook_cnp(&ctx->fq->hqp);
+		}
+	}
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 5000));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	for (i = 0; i < n; i++)
+		kunit_info(test, "event %s at +%llu", ev[i].npkts ? "tx" : "cnp",
+			   ev[i].t_ns - t0);
+	replay(&p, 400 * GBPS, ev, n, st.now_ns, r);
+	episode_check(test, ctx->fq, r, &st);
+	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 10ULL);
+	KUNIT_EXPECT_EQ(test, st.cnt.pkts, 160ULL);
+	KUNIT_EXPECT_GE(test, r->actions[RCC_ACT_FR_CUT], 2ULL);
+}
+
+/* A parameter written during an episode applies from the next run; the
+ * additive step stays the episode's until the next episode. */
+static void episode_param_change_applies_next_run(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+	struct rcc_flow_state st;
+	u64 step;
+
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "20000000"), 8);
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	step = st.core.step_bps;
+	KUNIT_EXPECT_EQ(test, step, 4 * GBPS);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd,
+					     RCC_NUMBER_ACTIVE_INCREASE_STEPS,
+					     "1\n"), 2);
+	/* Runs every 10 ms: two runs later the episode keeps its step. */
+	msleep(25);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	KUNIT_EXPECT_GE(test, st.cnt.runs, 3ULL);
+	KUNIT_EXPECT_TRUE(test, st.core.congested);
+	KUNIT_EXPECT_EQ(test, st.core.step_bps, step);
+	/* A shorter interval applies from the next run: the episode ends soon. */
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "200000\n"), 7);
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
+
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	/* New episode, new step: R * (1 - 90%) / 1. */
+	KUNIT_EXPECT_EQ(test, st.core.step_bps, 40 * GBPS);
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
+}
+
+static struct kunit_case episode_cases[] = {
+	KUNIT_CASE(episode_one_cnp_defaults),
+	KUNIT_CASE(episode_cnps_during_runs),
+	KUNIT_CASE(episode_param_change_applies_next_run),
+	{}
+};
+
+static struct kunit_suite episode_suite = {
+	.name = "rdma_cc_episode",
+	.init = episode_init,
+	.exit = episode_exit,
+	.test_cases = episode_cases,
+};
+kunit_test_suite(episode_suite);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fake_driver.h - a RoCE "driver" for the KUnit tests: devices and QPs
+ * registered with rdma_cc_hook exactly as a real driver does, whose
+ * set_rate() callback records every rate it is told, with the time.
+ */
+#ifndef RDMA_CC_FAKE_DRIVER_H
+#define RDMA_CC_FAKE_DRIVER_H
+
+#include <kunit/test.h>
+#include <linux/spinlock.h>
+
+#include "rdma_cc.h"
+#include "rdma_cc_hook.h"
+
+#define FAKE_RATE_LOG 256
+
+struct fake_rate {
+	u64 t_ns;
+	u64 bps;
+};
+
+struct fake_qp {
+	struct rdma_cc_hook_qp hqp;
+	spinlock_t lock;		/* protects the log */
+	unsigned int nr_calls;		/* set_rate calls, also past the log */
+	unsigned int nr_bad;		/* calls outside [floor, R] or in a wrong context */
+	u64 rate_bps;			/* the last rate told, 0 = line rate */
+	struct fake_rate log[FAKE_RATE_LOG];
+};
+
+struct fake_dev {
+	struct rdma_cc_hook_dev hdev;
+	bool registered;
+};
+
+/* A device named "<prefix><n>", registered with the hook. */
+struct fake_dev *fake_dev_new(struct kunit *test, const char *prefix,
+			      u64 line_rate_bps);
+void fake_dev_free(struct fake_dev *fd);
+struct fake_qp *fake_qp_new(struct kunit *test, struct fake_dev *fd, u32 qpn);
+void fake_qp_free(struct fake_qp *fq);
+
+/* rdma_cc's state of a QP; false when rdma_cc has not attached it. */
+bool fake_qp_state(struct fake_qp *fq, struct rcc_flow_state *st);
+unsigned int fake_qp_calls(struct fake_qp *fq);
+u64 fake_qp_rate(struct fake_qp *fq);
+
+/* Write @val to the device's sysfs file @id through the real store. */
+ssize_t fake_dev_store(struct fake_dev *fd, enum rcc_param id,
+		       const char *val);
+/* Read the device's sysfs file @id through the real show. */
+u32 fake_dev_show(struct fake_dev *fd, enum rcc_param id);
+
+/* The parameters @fd's runs use now. */
+void fake_dev_params(struct fake_dev *fd, struct rcc_params *p);
+
+/* Wait until @fq is not congested (or @timeout_ms passed). */
+bool fake_qp_wait_uncongested(struct fake_qp *fq, unsigned int timeout_ms);
+
+#endif /* RDMA_CC_FAKE_DRIVER_H */

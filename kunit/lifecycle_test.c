@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lifecycle_test.c - loading and unloading the congestion control
+ * (rcc_start/rcc_stop, what module_init/module_exit do) and adding and
+ * deleting QPs, also while QPs are congested.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+
+#include "fake_driver.h"
+
+#define LC_QPS 4
+#define GBPS 1000000000ULL
+
+struct lc_ctx {
+	struct fake_dev *fd;
+	struct fake_qp *fq[LC_QPS];
+};
+
+static int lc_init(struct kunit *test)
+{
+	struct lc_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	test->priv = ctx;
+	return 0;
+}
+
+static void lc_exit(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	int i;
+
+	/* Whatever the test did, leave rdma_cc loaded. */
+	if (!rcu_access_pointer(rdma_cc_hook_active))
+		rcc_start();
+	for (i = 0; i < LC_QPS; i++)
+		fake_qp_free(ctx->fq[i]);
+	fake_dev_free(ctx->fd);
+}
+
+/* A device with LC_QPS QPs, rdma_cc at a slow loop (runs every 10 ms). */
+static void lc_setup(struct kunit *test, struct lc_ctx *ctx)
+{
+	int i;
+
+	ctx->fd = fake_dev_new(test, "lc", 100 * GBPS);
+	if (ctx->fd->hdev.cc_priv)
+		KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd,
+						     RCC_CONTROL_INTERVAL_NS,
+						     "20000000"), 8);
+	for (i = 0; i < LC_QPS; i++)
+		ctx->fq[i] = fake_qp_new(test, ctx->fd, 100 + i);
+}
+
+static void lc_congest_all(struct kunit *test, struct lc_ctx *ctx)
+{
+	struct rcc_flow_state st;
+	int i;
+
+	for (i = 0; i < LC_QPS; i++) {
+		rdma_cc_hook_cnp(&ctx->fq[i]->hqp);
+		KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[i], &st));
+		KUNIT_EXPECT_TRUE(test, st.core.congested);
+		KUNIT_EXPECT_TRUE(test, st.timer_armed);
+		KUNIT_EXPECT_NE(test, fake_qp_rate(ctx->fq[i]), 0ULL);
+	}
+}
+
+/* Unloading while congested: no timer left, every QP back at line rate,
+ * nothing left allocated, and the driver is never called again. */
+static void lc_unload_while_congested(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	unsigned int calls[LC_QPS];
+	int i, armed = atomic_read(&rcc_flows_freed_armed);
+
+	lc_setup(test, ctx);
+	lc_congest_all(test, ctx);
+	rcc_stop();
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_freed_armed), armed);
+	KUNIT_EXPECT_NULL(test, ctx->fd->hdev.cc_priv);
+	for (i = 0; i < LC_QPS; i++) {
+		KUNIT_EXPECT_NULL(test, rcu_access_pointer(ctx->fq[i]->hqp.cc_priv));
+		KUNIT_EXPECT_EQ(test, fake_qp_rate(ctx->fq[i]), 0ULL);
+		KUNIT_EXPECT_EQ(test, ctx->fq[i]->nr_bad, 0U);
+		calls[i] = fake_qp_calls(ctx->fq[i]);
+	}
+	/* CNPs and packets now go nowhere; no timer fires. */
+	for (i = 0; i < LC_QPS; i++) {
+		rdma_cc_hook_cnp(&ctx->fq[i]->hqp);
+		rdma_cc_hook_tx(&ctx->fq[i]->hqp, 5);
+	}
+	msleep(40);
+	for (i = 0; i < LC_QPS; i++)
+		KUNIT_EXPECT_EQ(test, fake_qp_calls(ctx->fq[i]), calls[i]);
+	KUNIT_EXPECT_EQ(test, rcc_start(), 0);
+}
+
+/* Loading takes on the devices and QPs that already exist. */
+static void lc_load_takes_on_existing(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct rcc_flow_state st;
+	int i;
+
+	rcc_stop();
+	lc_setup(test, ctx);
+	KUNIT_EXPECT_NULL(test, ctx->fd->hdev.cc_priv);
+	/* Without rdma_cc: line rate, CNPs are harmless, no calls. */
+	for (i = 0; i < LC_QPS; i++) {
+		rdma_cc_hook_cnp(&ctx->fq[i]->hqp);
+		rdma_cc_hook_tx(&ctx->fq[i]->hqp, 1);
+		KUNIT_EXPECT_FALSE(test, fake_qp_state(ctx->fq[i], &st));
+		KUNIT_EXPECT_EQ(test, fake_qp_calls(ctx->fq[i]), 0U);
+	}
+	KUNIT_ASSERT_EQ(test, rcc_start(), 0);
+	KUNIT_EXPECT_EQ(test, rcc_start(), -EBUSY);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->fd->hdev.cc_priv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), LC_QPS);
+	for (i = 0; i < LC_QPS; i++) {
+		KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[i], &st));
+		KUNIT_EXPECT_FALSE(test, st.core.congested);
+		KUNIT_EXPECT_EQ(test, st.core.current_bps, 100 * GBPS);
+	}
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "20000000"), 8);
+	lc_congest_all(test, ctx);
+}
+
+/* Deleting a congested QP stops its timer and its calls at once; adding
+ * a QP to a congested device starts it free at line rate. */
+static void lc_del_add_while_congested(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct rcc_flow_state st;
+	unsigned int calls;
+	struct fake_qp *fq;
+	int live;
+
+	lc_setup(test, ctx);
+	lc_congest_all(test, ctx);
+	live = atomic_read(&rcc_flows_live);
+
+	fq = ctx->fq[0];
+	ctx->fq[0] = NULL;
+	rdma_cc_hook_del_qp(&fq->hqp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), live - 1);
+	calls = fake_qp_calls(fq);
+	/* Not told line rate: the QP is going away, not the CC. */
+	KUNIT_EXPECT_NE(test, fake_qp_rate(fq), 0ULL);
+	msleep(40);
+	KUNIT_EXPECT_EQ(test, fake_qp_calls(fq), calls);
+	synchronize_rcu();
+	kfree(fq);
+
+	ctx->fq[0] = fake_qp_new(test, ctx->fd, 200);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
+	KUNIT_EXPECT_FALSE(test, st.core.congested);
+	KUNIT_EXPECT_FALSE(test, st.timer_armed);
+	KUNIT_EXPECT_EQ(test, fake_qp_calls(ctx->fq[0]), 0U);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[1], &st));
+	KUNIT_EXPECT_TRUE(test, st.core.congested);
+}
+
+/* A device that goes away with congested QPs: everything stops. */
+static void lc_unregister_dev_while_congested(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	int i, live;
+
+	lc_setup(test, ctx);
+	lc_congest_all(test, ctx);
+	live = atomic_read(&rcc_flows_live);
+	for (i = 0; i < LC_QPS; i++) {
+		fake_qp_free(ctx->fq[i]);
+		ctx->fq[i] = NULL;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), live - LC_QPS);
+	fake_dev_free(ctx->fd);
+	ctx->fd = NULL;
+}
+
+/* The hook refuses a device a driver forgot to describe. */
+static void lc_register_dev_rejects_incomplete(struct kunit *test)
+{
+	static const struct rdma_cc_rp_ops no_cb;
+	struct rdma_cc_hook_dev dev = { .ops = NULL };
+
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_dev(&dev), -EINVAL);
+	strscpy(dev.name, "lcbad", sizeof(dev.name));
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_dev(&dev), -EINVAL);
+	dev.ops = &no_cb;
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_dev(&dev), -EINVAL);
+}
+
+static struct kunit_case lc_cases[] = {
+	KUNIT_CASE(lc_unload_while_congested),
+	KUNIT_CASE(lc_load_takes_on_existing),
+	KUNIT_CASE(lc_del_add_while_congested),
+	KUNIT_CASE(lc_unregister_dev_while_congested),
+	KUNIT_CASE(lc_register_dev_rejects_incomplete),
+	{}
+};
+
+static struct kunit_suite lc_suite = {
+	.name = "rdma_cc_lifecycle",
+	.init = lc_init,
+	.exit = lc_exit,
+	.test_cases = lc_cases,
+};
+kunit_test_suite(lc_suite);

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kunit.sh [--debug] [--json FILE] - build and run rdma_cc's KUnit suites
+# on UML (make kunit, make kunit-debug).
+#
+# Debian's linux-source-6.1 is unpacked once into the cache (rcc_linux_source)
+# and left untouched: the tests run in a hard-linked copy of it,
+# $RDMA_CC_CACHE/kunit-src, where drivers/Kconfig and drivers/Makefile are
+# replaced (never edited in place: the links share content with the pristine
+# tree) to take in drivers/rdma_cc/, which holds symlinks to the repo's
+# rdma_cc/*.[ch] and kunit/*.[ch].  Build output stays in
+# $RDMA_CC_CACHE/kunit-build (or kunit-build-debug) for fast reruns.
+#
+# --debug adds KASAN, lockdep (PROVE_LOCKING), DEBUG_OBJECTS_HRTIMERS,
+# DEBUG_ATOMIC_SLEEP and UBSAN.
+set -eu
+. "$(dirname "$0")/env.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+debug=0
+json=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--debug) debug=1 ;;
+	--json) json=${2:?--json needs a file}; shift ;;
+	*) rcc_die "kunit.sh: unknown option '$1' (--debug, --json FILE)" ;;
+	esac
+	shift
+done
+
+"$top/tools/scripts/deps.sh" kunit
+src=$(rcc_linux_source)
+tree=$RDMA_CC_CACHE/kunit-src
+
+# The copy: hard links, remade when the pristine tree was unpacked anew.
+if [ ! -e "$tree/.rdma_cc-kunit" ] || [ "$src/.rdma_cc-unpacked" -nt "$tree/.rdma_cc-kunit" ]; then
+	rcc_log "making the KUnit tree $tree (hard links to $src)"
+	rm -rf "$tree" "$tree.tmp"
+	cp -al "$src" "$tree.tmp"
+	# Replace, not edit: write new files over the links.
+	sed '$ s|^endmenu$|source "drivers/rdma_cc/Kconfig"\n\nendmenu|' \
+		"$src/drivers/Kconfig" > "$tree.tmp/drivers/Kconfig.new"
+	grep -q 'drivers/rdma_cc/Kconfig' "$tree.tmp/drivers/Kconfig.new" ||
+		rcc_die "could not wire drivers/rdma_cc into drivers/Kconfig"
+	mv -f "$tree.tmp/drivers/Kconfig.new" "$tree.tmp/drivers/Kconfig"
+	{ cat "$src/drivers/Makefile"
+	  echo 'obj-$(CONFIG_RDMA_CC_KUNIT_TEST) += rdma_cc/'; } \
+		> "$tree.tmp/drivers/Makefile.new"
+	mv -f "$tree.tmp/drivers/Makefile.new" "$tree.tmp/drivers/Makefile"
+	touch "$tree.tmp/.rdma_cc-kunit"
+	mv "$tree.tmp" "$tree"
+fi
+
+# drivers/rdma_cc/: links to this checkout's sources (only sources: build
+# output of an out-of-tree build in the repo must not be seen by make).
+d=$tree/drivers/rdma_cc
+rm -rf "$d"
+mkdir -p "$d/rdma_cc" "$d/kunit"
+ln -s "$top/kunit/Kconfig" "$d/Kconfig"
+ln -s "$top/kunit/Kbuild.uml" "$d/Makefile"
+for f in "$top"/rdma_cc/*.[ch]; do ln -s "$f" "$d/rdma_cc/"; done
+for f in "$top"/kunit/*.[ch]; do ln -s "$f" "$d/kunit/"; done
+
+build=$RDMA_CC_CACHE/kunit-build
+args=(--arch=um --kunitconfig="$top/kunit/rdma_cc.kunitconfig"
+      --jobs="${RCC_JOBS:-2}" --timeout="${RCC_KUNIT_TIMEOUT:-900}")
+if [ "$debug" = 1 ]; then
+	build=$RDMA_CC_CACHE/kunit-build-debug
+	for opt in KASAN=y KASAN_VMALLOC=n PROVE_LOCKING=y DEBUG_LOCKDEP=y \
+		   DEBUG_OBJECTS=y DEBUG_OBJECTS_HRTIMERS=y \
+		   DEBUG_OBJECTS_TIMERS=y DEBUG_ATOMIC_SLEEP=y UBSAN=y \
+		   DEBUG_KERNEL=y STATIC_LINK=y; do
+		args+=(--kconfig_add "CONFIG_$opt")
+	done
+fi
+[ -n "$json" ] && args+=(--json="$json")
+mkdir -p "$build"
+cd "$tree"
+rcc_log "kunit.py run ${args[*]} (build in $build)"
+exec python3 tools/testing/kunit/kunit.py run --build_dir="$build" "${args[@]}"
