@@ -9,8 +9,8 @@
 # TB_KMAX_BYTES, TB_PMAX_PCT).  The host kernel has no sch_red: see
 # Documentation/testbed.rst.  Source it (after env.sh).
 
-: "${TB_BOTTLENECK_MBIT:=40}"
-: "${TB_BUFFER_BYTES:=262144}"
+: "${TB_BOTTLENECK_MBIT:=20}"
+: "${TB_BUFFER_BYTES:=524288}"
 : "${TB_KMIN_BYTES:=8192}"
 : "${TB_KMAX_BYTES:=65536}"
 : "${TB_PMAX_PCT:=20}"

@@ -8,6 +8,7 @@
 
 : "${TB_VM_MEM_MB:=512}"
 : "${TB_BOOT_TIMEOUT:=240}"
+: "${TB_VM_NICE:=5}"
 
 # tb_vm_start NAME NETNS TAP MAC IP: boot a VM (returns once qemu runs).
 tb_vm_start() {
@@ -19,7 +20,9 @@ tb_vm_start() {
 	initrd=$(tb_initramfs) || return 1
 	rm -rf "$d"
 	mkdir -p "$d/ctl"
-	ip netns exec "$ns" qemu-system-x86_64 -accel tcg -smp 1 \
+	# niced, so that the host's softirqs (the switch's qdiscs) and the
+	# samplers are not starved by the emulated CPUs
+	ip netns exec "$ns" nice -n "$TB_VM_NICE" qemu-system-x86_64 -accel tcg -smp 1 \
 		-m "$TB_VM_MEM_MB" -display none -no-reboot -name "$name" \
 		-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_name=$name tb_ip=$ip" \
