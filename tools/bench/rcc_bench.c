@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcc_bench.c - a fake RoCE driver that measures what rdma_cc costs.
+ *
+ * Loaded in a test VM, in one of three modes (module parameter mode=):
+ *
+ *  attach  registers the device "rcc_bench" and nr_qps QPs with rdma_cc_hook
+ *          and does nothing else: for the per-QP memory (slab deltas when
+ *          rdma_cc.ko takes them on).
+ *  cc      the same, then keeps every QP congested: the first CNP of QP i is
+ *          sent at start + i * period_ns / nr_qps (the episodes, hence the
+ *          QPs' run grids, spread evenly over one half interval), then one
+ *          hrtimer sends a CNP to every QP every inject_ns (default: one per
+ *          control interval, so every reduction half sees a CNP and no
+ *          episode ends).  With rdma_cc.ko not loaded the CNPs go nowhere:
+ *          that is the cost of the injector alone, to subtract.
+ *  bare    nr_qps plain hrtimers, started on the same spread grid, each
+ *          firing every period_ns (22.5 us: the loop's period at the default
+ *          45 us interval) and doing nothing but count its runs and those
+ *          more than late_ns after their time, the way rdma_cc counts
+ *          late_runs.
+ *
+ * /sys/kernel/debug/rcc_bench/stats prints the counters, the CPU's idle time
+ * (get_cpu_idle_time_us(), exact on a NO_HZ kernel: interrupt time is not
+ * idle) and the sizes of the structures, as "key: value" lines.  The QP and
+ * timer arrays are vzalloc()ed, so slab deltas are rdma_cc's alone.
+ */
+#include <linux/debugfs.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tick.h>
+#include <linux/vmalloc.h>
+
+#include "rdma_cc.h"
+#include "rdma_cc_hook.h"
+
+#define RB_MAX_QPS	65536
+
+static char *mode = "cc";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "attach, cc or bare (see the source's header)");
+
+static unsigned int nr_qps = 1;
+module_param(nr_qps, uint, 0444);
+MODULE_PARM_DESC(nr_qps, "QPs (or bare timers) (count, range 1..65536)");
+
+static unsigned int period_ns = 22500;
+module_param(period_ns, uint, 0444);
+MODULE_PARM_DESC(period_ns, "bare timers' period and the spread of the start grid (ns, range 1000..100000000)");
+
+static unsigned int late_ns = 22500;
+module_param(late_ns, uint, 0444);
+MODULE_PARM_DESC(late_ns, "a bare run later than this is late (ns)");
+
+static unsigned int inject_ns = 45000;
+module_param(inject_ns, uint, 0444);
+MODULE_PARM_DESC(inject_ns, "cc: a CNP to every QP this often; 0 = only the first (ns, range 0 or 1000..100000000)");
+
+static unsigned int line_rate_mbps = 400000;
+module_param(line_rate_mbps, uint, 0444);
+MODULE_PARM_DESC(line_rate_mbps, "the fake device's link speed (Mbit/s, range 1..10000000)");
+
+enum rb_mode { RB_ATTACH, RB_CC, RB_BARE };
+
+/* One bare timer and what it counted. */
+struct rb_timer {
+	struct hrtimer timer;
+	u64 runs;
+	u64 late;
+	u64 max_late_ns;
+};
+
+/* One fake QP: the hook's QP and what rdma_cc told it. */
+struct rb_qp {
+	struct rdma_cc_hook_qp hqp;
+	u64 rate_bps;
+	u64 set_rate_calls;
+};
+
+static enum rb_mode rb_mode;
+static struct rdma_cc_hook_dev *rb_dev;
+static struct rb_qp *rb_qps;
+static unsigned int rb_qps_added;
+static struct rb_timer *rb_timers;
+static struct hrtimer rb_injector;
+static bool rb_injector_on;
+static u64 rb_injector_runs;
+static u64 rb_cnps;
+static u64 rb_start_ns;
+static struct dentry *rb_dbg;
+
+static void rb_set_rate(struct rdma_cc_hook_qp *hqp, u64 rate_bps)
+{
+	struct rb_qp *q = container_of(hqp, struct rb_qp, hqp);
+
+	/* Under rdma_cc's per-QP lock: plain stores are enough. */
+	q->rate_bps = rate_bps;
+	q->set_rate_calls++;
+}
+
+static const struct rdma_cc_rp_ops rb_rp_ops = {
+	.set_rate = rb_set_rate,
+};
+
+static enum hrtimer_restart rb_bare_fire(struct hrtimer *timer)
+{
+	struct rb_timer *t = container_of(timer, struct rb_timer, timer);
+	u64 now = ktime_get_ns();
+	u64 due = ktime_to_ns(hrtimer_get_expires(timer));
+
+	/* Every run that is due, each late one counted, as rdma_cc does. */
+	while (due <= now) {
+		u64 late = now - due;
+
+		t->runs++;
+		if (late > late_ns)
+			t->late++;
+		if (late > t->max_late_ns)
+			t->max_late_ns = late;
+		due += period_ns;
+	}
+	hrtimer_set_expires(timer, ns_to_ktime(due));
+	return HRTIMER_RESTART;
+}
+
+static enum hrtimer_restart rb_inject_fire(struct hrtimer *timer)
+{
+	unsigned int i;
+
+	for (i = 0; i < rb_qps_added; i++)
+		rdma_cc_hook_cnp(&rb_qps[i].hqp);
+	rb_cnps += rb_qps_added;
+	rb_injector_runs++;
+	hrtimer_forward_now(timer, ns_to_ktime(inject_ns));
+	return HRTIMER_RESTART;
+}
+
+/* When member @i of the spread grid starts. */
+static u64 rb_grid_ns(unsigned int i)
+{
+	return rb_start_ns + div_u64((u64)i * period_ns, nr_qps);
+}
+
+static int rb_start_bare(void)
+{
+	unsigned int i;
+
+	rb_timers = vzalloc(array_size(nr_qps, sizeof(*rb_timers)));
+	if (!rb_timers)
+		return -ENOMEM;
+	rb_start_ns = ktime_get_ns() + 1000000;
+	for (i = 0; i < nr_qps; i++) {
+		hrtimer_init(&rb_timers[i].timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS);
+		rb_timers[i].timer.function = rb_bare_fire;
+		hrtimer_start(&rb_timers[i].timer,
+			      ns_to_ktime(rb_grid_ns(i) + period_ns),
+			      HRTIMER_MODE_ABS);
+	}
+	return 0;
+}
+
+static void rb_stop_bare(void)
+{
+	unsigned int i;
+
+	if (!rb_timers)
+		return;
+	for (i = 0; i < nr_qps; i++)
+		hrtimer_cancel(&rb_timers[i].timer);
+	vfree(rb_timers);
+	rb_timers = NULL;
+}
+
+static void rb_del_qps(void)
+{
+	while (rb_qps_added)
+		rdma_cc_hook_del_qp(&rb_qps[--rb_qps_added].hqp);
+	if (rb_dev)
+		rdma_cc_hook_unregister_dev(rb_dev);
+	kfree(rb_dev);
+	rb_dev = NULL;
+	vfree(rb_qps);
+	rb_qps = NULL;
+}
+
+static int rb_add_qps(void)
+{
+	unsigned int i;
+	int err;
+
+	rb_qps = vzalloc(array_size(nr_qps, sizeof(*rb_qps)));
+	rb_dev = kzalloc(sizeof(*rb_dev), GFP_KERNEL);
+	if (!rb_qps || !rb_dev) {
+		vfree(rb_qps);
+		kfree(rb_dev);
+		rb_qps = NULL;
+		rb_dev = NULL;
+		return -ENOMEM;
+	}
+	strscpy(rb_dev->name, "rcc_bench", sizeof(rb_dev->name));
+	rb_dev->ops = &rb_rp_ops;
+	rb_dev->line_rate_bps = (u64)line_rate_mbps * 1000000;
+	err = rdma_cc_hook_register_dev(rb_dev);
+	if (err) {
+		kfree(rb_dev);
+		rb_dev = NULL;
+		rb_del_qps();
+		return err;
+	}
+	for (i = 0; i < nr_qps; i++) {
+		rb_qps[i].hqp.qpn = i + 1;
+		err = rdma_cc_hook_add_qp(rb_dev, &rb_qps[i].hqp);
+		if (err) {
+			rb_del_qps();
+			return err;
+		}
+		rb_qps_added++;
+	}
+	return 0;
+}
+
+static void rb_start_cc(void)
+{
+	unsigned int i;
+
+	/*
+	 * Start QP i's episode at its point of the grid (or as soon after it
+	 * as this CPU gets there), then keep them all congested.
+	 */
+	rb_start_ns = ktime_get_ns() + 1000000;
+	for (i = 0; i < rb_qps_added; i++) {
+		while (ktime_get_ns() < rb_grid_ns(i))
+			cpu_relax();
+		rdma_cc_hook_cnp(&rb_qps[i].hqp);
+	}
+	rb_cnps = rb_qps_added;
+	if (!inject_ns)
+		return;
+	hrtimer_init(&rb_injector, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	rb_injector.function = rb_inject_fire;
+	hrtimer_start(&rb_injector, ns_to_ktime(rb_start_ns + inject_ns),
+		      HRTIMER_MODE_ABS);
+	rb_injector_on = true;
+}
+
+static int rb_stats_show(struct seq_file *m, void *unused)
+{
+	u64 runs = 0, late = 0, max_late = 0, calls = 0, paced = 0;
+	unsigned int i;
+
+	seq_printf(m, "mode: %s\n", mode);
+	seq_printf(m, "nr_qps: %u\n", nr_qps);
+	seq_printf(m, "now_ns: %llu\n", ktime_get_ns());
+	seq_printf(m, "start_ns: %llu\n", rb_start_ns);
+	seq_printf(m, "idle_us: %llu\n", get_cpu_idle_time_us(0, NULL));
+	seq_printf(m, "rcc_flow_bytes: %zu\n", sizeof(struct rcc_flow));
+	seq_printf(m, "rcc_flow_kmalloc_bytes: %zu\n",
+		   kmalloc_size_roundup(sizeof(struct rcc_flow)));
+	seq_printf(m, "rcc_qp_bytes: %zu\n", sizeof(struct rcc_qp));
+	seq_printf(m, "rcc_dev_bytes: %zu\n", sizeof(struct rcc_dev));
+	seq_printf(m, "hrtimer_bytes: %zu\n", sizeof(struct hrtimer));
+	if (rb_timers) {
+		for (i = 0; i < nr_qps; i++) {
+			runs += READ_ONCE(rb_timers[i].runs);
+			late += READ_ONCE(rb_timers[i].late);
+			max_late = max(max_late,
+				       READ_ONCE(rb_timers[i].max_late_ns));
+		}
+		seq_printf(m, "bare_runs: %llu\n", runs);
+		seq_printf(m, "bare_late_runs: %llu\n", late);
+		seq_printf(m, "bare_max_late_ns: %llu\n", max_late);
+	}
+	for (i = 0; i < rb_qps_added; i++) {
+		calls += READ_ONCE(rb_qps[i].set_rate_calls);
+		if (READ_ONCE(rb_qps[i].rate_bps))
+			paced++;
+	}
+	seq_printf(m, "qps: %u\n", rb_qps_added);
+	seq_printf(m, "qps_paced: %llu\n", paced);
+	seq_printf(m, "set_rate_calls: %llu\n", calls);
+	seq_printf(m, "cnps_sent: %llu\n", READ_ONCE(rb_cnps));
+	seq_printf(m, "injector_runs: %llu\n", READ_ONCE(rb_injector_runs));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rb_stats);
+
+static int __init rb_init(void)
+{
+	int err;
+
+	if (!strcmp(mode, "attach")) {
+		rb_mode = RB_ATTACH;
+	} else if (!strcmp(mode, "cc")) {
+		rb_mode = RB_CC;
+	} else if (!strcmp(mode, "bare")) {
+		rb_mode = RB_BARE;
+	} else {
+		pr_err("rcc_bench: mode=%s: must be attach, cc or bare\n", mode);
+		return -EINVAL;
+	}
+	if (nr_qps < 1 || nr_qps > RB_MAX_QPS) {
+		pr_err("rcc_bench: nr_qps=%u: range 1..%u\n", nr_qps, RB_MAX_QPS);
+		return -EINVAL;
+	}
+	if (period_ns < 1000 || period_ns > 100000000) {
+		pr_err("rcc_bench: period_ns=%u: range 1000..100000000\n",
+		       period_ns);
+		return -EINVAL;
+	}
+	if (inject_ns && (inject_ns < 1000 || inject_ns > 100000000)) {
+		pr_err("rcc_bench: inject_ns=%u: range 0 or 1000..100000000\n",
+		       inject_ns);
+		return -EINVAL;
+	}
+	if (line_rate_mbps < 1 || line_rate_mbps > 10000000) {
+		pr_err("rcc_bench: line_rate_mbps=%u: range 1..10000000\n",
+		       line_rate_mbps);
+		return -EINVAL;
+	}
+
+	if (rb_mode == RB_BARE) {
+		err = rb_start_bare();
+	} else {
+		err = rb_add_qps();
+		if (!err && rb_mode == RB_CC)
+			rb_start_cc();
+	}
+	if (err)
+		return err;
+	rb_dbg = debugfs_create_dir("rcc_bench", NULL);
+	debugfs_create_file("stats", 0400, rb_dbg, NULL, &rb_stats_fops);
+	return 0;
+}
+
+static void __exit rb_exit(void)
+{
+	debugfs_remove(rb_dbg);
+	if (rb_injector_on)
+		hrtimer_cancel(&rb_injector);
+	rb_stop_bare();
+	rb_del_qps();
+}
+
+module_init(rb_init);
+module_exit(rb_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("rdma_cc benchmark: a fake RoCE driver with congested QPs, and bare hrtimers");
