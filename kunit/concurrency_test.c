@@ -182,4 +182,5 @@ static struct kunit_suite cc_suite = {
 	.name = "rdma_cc_concurrency",
 	.test_cases = cc_cases,
 };
+
 kunit_test_suite(cc_suite);

@@ -146,6 +146,7 @@ static void episode_cnps_during_runs(struct kunit *test)
 	struct rcc_flow_state st;
 	struct rcc_params p;
 	unsigned int i, n = 0;
+	unsigned long flags;
 	u64 t0;
 
 	ev = kunit_kcalloc(test, 64, sizeof(*ev), GFP_KERNEL);
@@ -162,6 +163,11 @@ static void episode_cnps_during_runs(struct kunit *test)
 	/* CNPs in the first 8 halves, packets in every other one. */
 	for (i = 0; i < 8; i++) {
 		episode_sleep_until(t0 + i * half + half / 2);
+		/*
+		 * Interrupts off, as in a driver's hard-irq handler: no run
+		 * can come between the time recorded and the call.
+		 */
+		local_irq_save(flags);
 		if (i % 2) {
 			ev[n].t_ns = ktime_get_ns();
 			ev[n++].npkts = 10 * i;
@@ -175,6 +181,7 @@ static void episode_cnps_during_runs(struct kunit *test)
 			ev[n++].npkts = 0;
 			rdma_cc_hook_cnp(&ctx->fq->hqp);
 		}
+		local_irq_restore(flags);
 	}
 	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 5000));
 	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
@@ -189,7 +196,8 @@ static void episode_cnps_during_runs(struct kunit *test)
 }
 
 /* A parameter written during an episode applies from the next run; the
- * additive step stays the episode's until the next episode. */
+ * additive step stays the episode's until the next episode.
+ */
 static void episode_param_change_applies_next_run(struct kunit *test)
 {
 	struct episode_ctx *ctx = test->priv;
@@ -236,4 +244,5 @@ static struct kunit_suite episode_suite = {
 	.exit = episode_exit,
 	.test_cases = episode_cases,
 };
+
 kunit_test_suite(episode_suite);

@@ -68,7 +68,8 @@ static void lc_congest_all(struct kunit *test, struct lc_ctx *ctx)
 }
 
 /* Unloading while congested: no timer left, every QP back at line rate,
- * nothing left allocated, and the driver is never called again. */
+ * nothing left allocated, and the driver is never called again.
+ */
 static void lc_unload_while_congested(struct kunit *test)
 {
 	struct lc_ctx *ctx = test->priv;
@@ -130,7 +131,8 @@ static void lc_load_takes_on_existing(struct kunit *test)
 }
 
 /* Deleting a congested QP stops its timer and its calls at once; adding
- * a QP to a congested device starts it free at line rate. */
+ * a QP to a congested device starts it free at line rate.
+ */
 static void lc_del_add_while_congested(struct kunit *test)
 {
 	struct lc_ctx *ctx = test->priv;
@@ -210,4 +212,5 @@ static struct kunit_suite lc_suite = {
 	.exit = lc_exit,
 	.test_cases = lc_cases,
 };
+
 kunit_test_suite(lc_suite);

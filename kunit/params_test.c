@@ -253,4 +253,5 @@ static struct kunit_suite params_suite = {
 	.exit = params_exit,
 	.test_cases = params_cases,
 };
+
 kunit_test_suite(params_suite);

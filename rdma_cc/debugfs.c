@@ -37,7 +37,7 @@ static void rcc_seq_counters(struct seq_file *m, const struct rcc_counters *c)
 	seq_printf(m, "congested_ns: %llu\n", c->congested_ns);
 }
 
-static int rcc_flow_show(struct seq_file *m, void *unused)
+int rcc_flow_show(struct seq_file *m, void *unused)
 {
 	struct rcc_flow *f = m->private;
 	struct rcc_flow_state st;
@@ -68,7 +68,7 @@ static int rcc_flow_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rcc_flow);
 
-static int rcc_dev_show(struct seq_file *m, void *unused)
+int rcc_dev_show(struct seq_file *m, void *unused)
 {
 	struct rcc_dev *d = m->private;
 	unsigned int nr_qps, nr_congested;

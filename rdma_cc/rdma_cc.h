@@ -126,6 +126,9 @@ struct attribute *rcc_dev_attr(enum rcc_param id);
 u64 rcc_dev_line_rate(struct rcc_dev *d, const struct rcc_params *p);
 
 /* debugfs.c */
+struct seq_file;
+int rcc_flow_show(struct seq_file *m, void *unused);	/* m->private: flow */
+int rcc_dev_show(struct seq_file *m, void *unused);	/* m->private: dev */
 void rcc_debugfs_init(void);
 void rcc_debugfs_exit(void);
 void rcc_debugfs_add_dev(struct rcc_dev *d);
