@@ -9,10 +9,10 @@
  *          rdma_cc.ko takes them on).
  *  cc      the same, then keeps every QP congested: the first CNP of QP i is
  *          sent at start + i * period_ns / nr_qps (the episodes, hence the
- *          QPs' run grids, spread evenly over one half interval), then one
- *          hrtimer sends a CNP to every QP every inject_ns (default: one per
- *          control interval, so every reduction half sees a CNP and no
- *          episode ends).  With rdma_cc.ko not loaded the CNPs go nowhere:
+ *          QPs' run grids, spread evenly over one half interval; spread=0:
+ *          all at start), then one hrtimer, halfway between two grid points,
+ *          sends a CNP to every QP every inject_ns (default: one per control
+ *          interval, so no episode ends).  With rdma_cc.ko not loaded the CNPs go nowhere:
  *          that is the cost of the injector alone, to subtract.
  *  bare    nr_qps plain hrtimers, started on the same spread grid, each
  *          firing every period_ns (22.5 us: the loop's period at the default
@@ -60,6 +60,10 @@ MODULE_PARM_DESC(late_ns, "a bare run later than this is late (ns)");
 static unsigned int inject_ns = 45000;
 module_param(inject_ns, uint, 0444);
 MODULE_PARM_DESC(inject_ns, "cc: a CNP to every QP this often; 0 = only the first (ns, range 0 or 1000..100000000)");
+
+static bool spread = true;
+module_param(spread, bool, 0444);
+MODULE_PARM_DESC(spread, "start the QPs (timers) spread over one period; 0 = all at one instant");
 
 static unsigned int line_rate_mbps = 400000;
 module_param(line_rate_mbps, uint, 0444);
@@ -140,10 +144,21 @@ static enum hrtimer_restart rb_inject_fire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* When member @i of the spread grid starts. */
+/* When member @i of the start grid starts. */
 static u64 rb_grid_ns(unsigned int i)
 {
+	if (!spread)
+		return rb_start_ns;
 	return rb_start_ns + div_u64((u64)i * period_ns, nr_qps);
+}
+
+/*
+ * The injector's phase: halfway between two points of the grid, so that
+ * it never shares an interrupt with a QP's run by construction.
+ */
+static u64 rb_injector_phase_ns(void)
+{
+	return div_u64((u64)(2 * (nr_qps / 2) + 1) * period_ns, 2 * nr_qps);
 }
 
 static int rb_start_bare(void)
@@ -244,7 +259,9 @@ static void rb_start_cc(void)
 		return;
 	hrtimer_init(&rb_injector, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	rb_injector.function = rb_inject_fire;
-	hrtimer_start(&rb_injector, ns_to_ktime(rb_start_ns + inject_ns),
+	hrtimer_start(&rb_injector,
+		      ns_to_ktime(rb_start_ns + rb_injector_phase_ns() +
+				  inject_ns),
 		      HRTIMER_MODE_ABS);
 	rb_injector_on = true;
 }
@@ -281,7 +298,7 @@ static int rb_stats_show(struct seq_file *m, void *unused)
 		if (READ_ONCE(rb_qps[i].rate_bps))
 			paced++;
 	}
-	seq_printf(m, "qps: %u\n", rb_qps_added);
+	seq_printf(m, "qps_added: %u\n", rb_qps_added);
 	seq_printf(m, "qps_paced: %llu\n", paced);
 	seq_printf(m, "set_rate_calls: %llu\n", calls);
 	seq_printf(m, "cnps_sent: %llu\n", READ_ONCE(rb_cnps));
