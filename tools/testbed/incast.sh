@@ -28,7 +28,7 @@
 : "${TB_STATUS_S:=2}"
 : "${TB_SAMPLE_S:=0.25}"
 # rdma_cc's parameters for the testbed (Documentation/testbed.rst says why)
-: "${TB_CC_PARAMS:=data_rate_mbps=40 control_interval_ns=100000000 line_rate_margin_mbps=1 congestion_probability_weight=64}"
+: "${TB_CC_PARAMS:=data_rate_mbps=20 control_interval_ns=100000000 line_rate_margin_mbps=1 congestion_probability_weight=64}"
 
 tb_cc_load() {
 	tb_vm_run "$1" 30 <<-EOS
@@ -144,11 +144,11 @@ tb_incast() {
 	tb_host_bg "$tb_here/sample-switch.sh" "$TB_NS" "$stap_list" "$rtap" \
 		"$TB_ECN_MAP" "$TB_SAMPLE_S" >"$dir/switch.csv" 2>/dev/null
 	TB_CAPTURE_PIDS=()
-	ip netns exec "$TB_NS" dumpcap -q -i "$rtap" -s 128 \
+	ip netns exec "$TB_NS" dumpcap -q -P -i "$rtap" -s 128 \
 		-f 'udp dst port 4791 and udp[8] = 0x81' -w "$dir/cnp.pcap" >/dev/null 2>&1 &
 	TB_HOST_PIDS+=($!)
 	TB_CAPTURE_PIDS+=($!)
-	ip netns exec "$TB_NS" dumpcap -q -i "$rtap" -s 128 -c 200 \
+	ip netns exec "$TB_NS" dumpcap -q -P -i "$rtap" -s 128 -c 200 \
 		-f 'udp dst port 4791 and ip[1] & 3 = 3' -w "$dir/ce.pcap" >/dev/null 2>&1 &
 	TB_HOST_PIDS+=($!)
 	TB_CAPTURE_PIDS+=($!)

@@ -9,7 +9,7 @@
 # TB_KMAX_BYTES, TB_PMAX_PCT).  The host kernel has no sch_red: see
 # Documentation/testbed.rst.  Source it (after env.sh).
 
-: "${TB_BOTTLENECK_MBIT:=20}"
+: "${TB_BOTTLENECK_MBIT:=10}"
 : "${TB_BUFFER_BYTES:=524288}"
 : "${TB_KMIN_BYTES:=8192}"
 : "${TB_KMAX_BYTES:=65536}"
