@@ -282,6 +282,7 @@ tb_incast_result() {
 			tot=$((tot + after - before))
 		done
 		echo "rxe_$key=$tot"
+		[ "$key" = paced_ns ] && echo "rxe_paced_ms=$((tot / 1000000))"
 	done
 	local cnps=0
 	[ -s "$dir/cnp.pcap" ] && cnps=$(tshark -r "$dir/cnp.pcap" -d udp.port==4791,infiniband \
@@ -299,4 +300,49 @@ tb_incast_result() {
 		w=$((w + $(grep -cE 'WARNING|BUG|Oops|general protection|RIP:' "$dir/dmesg-$v.txt")))
 	done
 	echo "dmesg_warnings=$w"
+}
+
+# tb_table NAME...: the runs' figures side by side.
+tb_table() {
+	local n k v row
+	local -a dirs=("$@")
+	printf '%-34s' "run"
+	for n in "${dirs[@]}"; do printf ' %14s' "$n"; done
+	printf '\n'
+	tb_table_row() {
+		local label=$1 expr=$2 n r
+		printf '%-34s' "$label"
+		for n in "${dirs[@]}"; do
+			r=$(awk -F= -v e="$expr" '
+				{ v[$1] = $2 }
+				END { split(e, parts, "+"); s = 0; have = 0
+				      for (i in parts) if (parts[i] in v) { s += v[parts[i]]; have = 1 }
+				      if (have) print s; else print "-" }' "$TB_RUN/$n/result" 2>/dev/null)
+			printf ' %14s' "${r:--}"
+		done
+		printf '\n'
+	}
+	tb_table_row "rdma_cc loaded" cc
+	for v in $TB_SENDERS_LIST; do
+		tb_table_row "goodput $v (Mbit/s)" "goodput_mbps_$v"
+	done
+	tb_table_row "goodput total (Mbit/s)" goodput_mbps_total
+	tb_table_row "Jain fairness" jain
+	tb_table_row "bottleneck utilisation (%)" utilisation_pct
+	tb_table_row "queue mean (bytes)" queue_mean_bytes
+	tb_table_row "queue max (bytes)" queue_max_bytes
+	tb_table_row "CE marked by the switch" switch_marked
+	tb_table_row "drops (switch FIFO + port)" "switch_drops+switch_tap_drops"
+	tb_table_row "CNPs on the wire (tshark)" wire_cnps
+	tb_table_row "CNPs sent (receiver rxe)" rxe_cnp_sent
+	tb_table_row "CNPs ignored (rxe)" rxe_cnp_ignored
+	tb_table_row "retransmit events (rxe)" rxe_completer_retry_err
+	tb_table_row "duplicate packets at receiver" rxe_duplicate_request
+	tb_table_row "time paced (ms, all senders)" rxe_paced_ms
+	for v in $TB_SENDERS_LIST; do
+		tb_table_row "rdma_cc episodes $v" "cc_episodes_$v"
+		tb_table_row "rdma_cc cuts $v" "cc_fr_cut_$v+cc_ai_cut_$v"
+		tb_table_row "rdma_cc increases $v" "cc_fr_inc_$v+cc_ai_inc_$v"
+	done
+	tb_table_row "kernel warnings (dmesg)" dmesg_warnings
 }

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 40-e2e.sh - the end-to-end test: real RDMA traffic through a congested,
+# ECN-marking switch, with and without rdma_cc (tools/testbed/).
+#
+# Boots the testbed (receiver r, senders s1 s2, the switch namespace), then
+# runs the same 2:1 incast of ib_write_bw three times: without rdma_cc, with
+# it, and with it unloaded and loaded again in the senders while traffic
+# runs.  Every assertion reads real counters: the switch's marker and FIFO,
+# captures on its port decoded by tshark, rxe's hw counters (rdma
+# statistic), rdma_cc's debugfs, ib_write_bw's results, dmesg.  Prints both
+# runs' figures side by side.  E2E_DURATION (s, default 30) sets each run's
+# length.  What cannot run (no patched rxe, no module) is reported as
+# "not ok ... (reason)".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/scripts/env.sh"
+start=$(date +%s)
+dur=${E2E_DURATION:-30}
+
+ok() { echo "ok e2e: $*"; }
+nok() { echo "not ok e2e: $*"; }
+check() {	# check NAME CONDITION-COMMAND... ; prints ok/not ok
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else nok "$name"; fi
+}
+# the tests that depend on the runs, reported not ok with a reason
+RUN_TESTS=(
+	"incast without rdma_cc completes"
+	"without rdma_cc: the switch marks CE"
+	"incast with rdma_cc completes"
+	"with rdma_cc: the switch marks CE and CE packets leave its port"
+	"with rdma_cc: CNPs cross the switch and tshark decodes them as RoCEv2 CNPs"
+	"with rdma_cc: every CNP the receiver sent is on the wire and reached a sender"
+	"with rdma_cc: every sender's rdma_cc shows episodes, cuts and increases"
+	"with rdma_cc: the senders were paced"
+	"with rdma_cc: the switch drops nothing"
+	"with rdma_cc: the bottleneck stays above 85% utilised"
+	"rdma_cc unloaded and reloaded under traffic, traffic survives"
+	"no WARNING or BUG in any VM's kernel log"
+)
+skip_all() {
+	local t
+	for t in "${RUN_TESTS[@]}"; do nok "$t ($1)"; done
+	echo "e2e: took $(( $(date +%s) - start )) s"
+	exit 0
+}
+
+if ! "$top/tools/scripts/deps.sh" vm >/dev/null 2>&1; then
+	nok "packages for the testbed install (deps.sh vm)"
+	skip_all "no testbed packages"
+fi
+if make -C "$top" --no-print-directory modules >/tmp/e2e-modules.$$ 2>&1 &&
+	[ -f "$top/rdma_cc.ko" ] && [ -f "$top/rdma_cc_hook.ko" ]; then
+	ok "rdma_cc.ko and rdma_cc_hook.ko build"
+	have_cc=1
+else
+	tail -n 5 /tmp/e2e-modules.$$
+	nok "rdma_cc.ko and rdma_cc_hook.ko build"
+	have_cc=0
+fi
+rm -f /tmp/e2e-modules.$$
+if make -C "$top" --no-print-directory rxe >/tmp/e2e-rxe.$$ 2>&1; then
+	ok "rdma_rxe.ko builds with the patch series"
+else
+	tail -n 5 /tmp/e2e-rxe.$$
+	nok "rdma_rxe.ko builds with the patch series"
+	rm -f /tmp/e2e-rxe.$$
+	skip_all "no rdma_rxe.ko"
+fi
+rm -f /tmp/e2e-rxe.$$
+
+TB_RUN=$RDMA_CC_CACHE/e2e/run
+rm -rf "$TB_RUN"
+. "$top/tools/testbed/testbed.sh"
+. "$top/tools/testbed/incast.sh"
+trap tb_down EXIT
+trap 'exit 130' INT TERM
+
+if tb_rxe_needs_hook; then
+	ok "rdma_rxe.ko is the patched driver (depends on rdma_cc_hook)"
+	patched=1
+else
+	nok "rdma_rxe.ko is the patched driver (depends on rdma_cc_hook): empty or missing series"
+	patched=0
+	TB_TCLASS=2	# plain rxe: ECT(0) through the traffic class
+fi
+
+boot=$(date +%s)
+if tb_up; then
+	ok "testbed boots: 3 VMs, rxe0 ACTIVE on each, behind the switch namespace ($(( $(date +%s) - boot )) s)"
+else
+	nok "testbed boots: 3 VMs, rxe0 ACTIVE on each, behind the switch namespace"
+	skip_all "testbed down"
+fi
+
+res() { sed -n "s/^$2=//p" "$TB_RUN/$1/result" 2>/dev/null | head -n 1; }
+num() { local v; v=$(res "$1" "$2"); echo "${v:-0}"; }
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+senders_ok() {	# every sender's ib_write_bw exited 0 with a goodput > 0
+	local v
+	for v in $TB_SENDERS_LIST; do
+		[ "$(res "$1" "bw_rc_$v")" = 0 ] || return 1
+		gt "$(num "$1" "goodput_mbps_$v")" 0 || return 1
+	done
+}
+
+tb_incast without 0 "$dur"
+check "incast without rdma_cc completes" senders_ok without
+check "without rdma_cc: the switch marks CE" gt "$(num without switch_marked)" 0
+
+if [ "$have_cc" = 0 ] || [ "$patched" = 0 ]; then
+	reason=$([ "$have_cc" = 0 ] && echo "no rdma_cc.ko" || echo "rxe not patched")
+	for t in "${RUN_TESTS[@]:2:9}"; do nok "$t ($reason)"; done
+else
+	tb_incast with 1 "$dur"
+	check "incast with rdma_cc completes" senders_ok with
+
+	ce_pkts=$(tshark -r "$TB_RUN/with/ce.pcap" -Y 'ip.dsfield.ecn == 3 && udp.dstport == 4791' 2>/dev/null | wc -l)
+	check "with rdma_cc: the switch marks CE and CE packets leave its port ($(num with switch_marked) marked, $ce_pkts captured)" \
+		eval 'gt "$(num with switch_marked)" 0 && [ "$ce_pkts" -gt 0 ]'
+
+	# The CNP layout: BTH opcode 0x81 to the sender's QP, 16 reserved
+	# bytes, ICRC: UDP length 8 + 12 + 16 + 4 = 40; ICRC recomputed.
+	cnp_ok() {
+		local f=$TB_RUN/with/cnp.pcap n bad
+		[ -s "$f" ] || return 1
+		n=$(tshark -r "$f" -d udp.port==4791,infiniband -Y 'infiniband.bth.opcode == 0x81' 2>/dev/null | wc -l)
+		bad=$(tshark -r "$f" -d udp.port==4791,infiniband \
+			-Y 'infiniband.bth.opcode == 0x81 && !(udp.length == 40 && udp.dstport == 4791 && ip.src == 198.18.0.10)' 2>/dev/null | wc -l)
+		echo "  tshark: $n CNPs (BTH opcode 0x81), $bad not in the CNP layout"
+		tshark -r "$f" -d udp.port==4791,infiniband -c 1 -V 2>/dev/null |
+			sed -n '/^InfiniBand/,$p' | sed -n '1,4p;/Destination Queue Pair/p' | sed 's/^/  /'
+		python3 "$top/tools/forge/roce_forge.py" verify "$f" 2>&1 | tail -n 1 | sed 's/^/  icrc: /'
+		[ "$n" -gt 0 ] && [ "$bad" -eq 0 ] &&
+			python3 "$top/tools/forge/roce_forge.py" verify "$f" >/dev/null 2>&1
+	}
+	check "with rdma_cc: CNPs cross the switch and tshark decodes them as RoCEv2 CNPs" cnp_ok
+	check "with rdma_cc: every CNP the receiver sent is on the wire and reached a sender ($(num with rxe_cnp_sent) sent, $(num with wire_cnps) captured, $(num with rxe_cnp_rcvd) received)" \
+		eval '[ "$(num with rxe_cnp_sent)" -gt 0 ] && [ "$(num with wire_cnps)" = "$(num with rxe_cnp_sent)" ] && [ "$(num with rxe_cnp_rcvd)" = "$(num with rxe_cnp_sent)" ]'
+	cc_acts() {
+		local v
+		for v in $TB_SENDERS_LIST; do
+			[ "$(num with "cc_episodes_$v")" -gt 0 ] || return 1
+			[ $(( $(num with "cc_fr_cut_$v") + $(num with "cc_ai_cut_$v") )) -gt 0 ] || return 1
+			[ $(( $(num with "cc_fr_inc_$v") + $(num with "cc_ai_inc_$v") )) -gt 0 ] || return 1
+		done
+	}
+	check "with rdma_cc: every sender's rdma_cc shows episodes, cuts and increases" cc_acts
+	check "with rdma_cc: the senders were paced ($(num with rxe_paced_ms) ms)" gt "$(num with rxe_paced_ns)" 0
+	check "with rdma_cc: the switch drops nothing ($(num with switch_drops) FIFO, $(num with switch_tap_drops) port)" \
+		eval '[ "$(num with switch_drops)" = 0 ] && [ "$(num with switch_tap_drops)" = 0 ]'
+	check "with rdma_cc: the bottleneck stays above 85% utilised ($(res with utilisation_pct)%)" \
+		gt "$(num with utilisation_pct)" 85
+
+	tb_incast reload 1 "$dur" 1
+	reload_ok() {
+		local d=$TB_RUN/reload
+		[ "$(grep -c ' ok$' "$d/reload.log" 2>/dev/null)" = $((2 * TB_SENDERS)) ] || return 1
+		senders_ok reload || return 1
+		# traffic after the reload: every sender's port kept receiving
+		awk -F, -v t="$(awk '$1 == "load" { print $3; exit }' "$d/reload.log")" '
+			$1 >= t { for (i = 2; i < NF; i++) { if (!s) a[i] = $i; b[i] = $i }; s = 1 }
+			END { if (!s) exit 1; for (i in a) if (b[i] <= a[i]) exit 1 }' "$d/switch.csv"
+	}
+	check "rdma_cc unloaded and reloaded under traffic, traffic survives" reload_ok
+fi
+
+w=0
+for n in without with reload; do w=$((w + $(num "$n" dmesg_warnings))); done
+check "no WARNING or BUG in any VM's kernel log ($w)" [ "$w" = 0 ]
+if [ "$w" != 0 ]; then
+	grep -hE -B2 -A8 'WARNING|BUG|Oops' "$TB_RUN"/*/dmesg-*.txt | head -n 40
+fi
+
+echo
+runs=(without)
+[ -s "$TB_RUN/with/result" ] && runs+=(with)
+[ -s "$TB_RUN/reload/result" ] && runs+=(reload)
+tb_table "${runs[@]}"
+echo "e2e: took $(( $(date +%s) - start )) s; run data in $TB_RUN"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh (make demo) - congestion control acting on real RDMA traffic.
+#
+# Installs what it needs (deps.sh vm plot), builds rdma_cc.ko,
+# rdma_cc_hook.ko and the patched rdma_rxe.ko, boots the testbed (three
+# qemu VMs behind an ECN-marking switch namespace, tools/testbed/), runs a
+# 2:1 incast of ib_write_bw with rdma_cc loaded in the senders, prints each
+# QP's rate, estimate and CNP count as it goes, and at the end writes a PNG
+# of each QP's rate and the switch queue over time and a summary table.
+#
+# DEMO_DURATION (s, default 40) and DEMO_OUT (the PNG, default
+# $RDMA_CC_CACHE/demo/rdma_cc-demo.png) change what it does; the
+# testbed's knobs (TB_*) are in Documentation/testbed.rst.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/tools/scripts/env.sh"
+
+"$top/tools/scripts/deps.sh" vm plot || rcc_die "installing the packages failed"
+make -C "$top" --no-print-directory modules || rcc_die "make modules failed"
+make -C "$top" --no-print-directory rxe || rcc_die "make rxe failed"
+[ -f "$top/rdma_cc.ko" ] || rcc_die "no rdma_cc.ko after make modules"
+
+TB_RUN=$RDMA_CC_CACHE/demo/run
+rm -rf "$TB_RUN"
+. "$here/testbed.sh"
+. "$here/incast.sh"
+out=${DEMO_OUT:-$RDMA_CC_CACHE/demo/rdma_cc-demo.png}
+mkdir -p "$(dirname "$out")"
+
+trap tb_down EXIT
+trap 'exit 130' INT TERM
+
+tb_rxe_needs_hook ||
+	rcc_log "warning: rdma_rxe.ko is not the patched one: rdma_cc cannot act"
+tb_up || rcc_die "the testbed did not come up (logs in $TB_RUN)"
+tb_incast demo 1 "${DEMO_DURATION:-40}" ||
+	rcc_die "the incast failed (logs in $TB_RUN/demo)"
+
+echo
+tb_table demo
+"$here/plot" "$TB_RUN/demo" "$out" \
+	"rdma_cc demo: 2:1 incast of ib_write_bw through a ${TB_BOTTLENECK_MBIT} Mbit/s ECN-marking bottleneck" ||
+	rcc_die "plotting failed"
+echo
+echo "plot: $out"
+echo "run data: $TB_RUN/demo"
