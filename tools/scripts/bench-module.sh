@@ -38,10 +38,10 @@ RB_MEM_QPS=${RB_MEM_QPS:-4096}
 RB_WINDOW_S=${RB_WINDOW_S:-2}
 RB_SETTLE_S=${RB_SETTLE_S:-0.5}
 RB_NS="${RB_NS:-1 2 4 8 16 32 64 128 256 512 1024}"
-RB_COST_NS="${RB_COST_NS:-1 4 16}"
+RB_COST_NS="${RB_COST_NS:-1 4 8}"
 RB_LATE_PCT=${RB_LATE_PCT:-1}
 RB_REFINE=${RB_REFINE:-3}
-RB_ALIGNED_NS="${RB_ALIGNED_NS:-16}"
+RB_ALIGNED_NS="${RB_ALIGNED_NS:-8 16}"
 EOF
 rcc_log "bench: booting the VM (icount ${RB_ICOUNT:-0}); raw lines in $out/out"
 start=$(date +%s)
@@ -52,8 +52,8 @@ grep -q '^capacity kind=cc' "$out/out" ||
 	rcc_die "incomplete measurement; see $out/out"
 
 echo "rdma_cc module cost (1 vCPU qemu TCG VM, icount ${RB_ICOUNT:-0}; raw: $out/out)"
-awk -v late_pct="${RB_LATE_PCT:-1}" -v costns="${RB_COST_NS:-1 4 16}" \
-	-v alignedns="${RB_ALIGNED_NS:-16}" '
+awk -v late_pct="${RB_LATE_PCT:-1}" -v costns="${RB_COST_NS:-1 4 8}" \
+	-v alignedns="${RB_ALIGNED_NS:-8 16}" '
 function kv(    i, a) {
 	delete v
 	for (i = 2; i <= NF; i++) {
@@ -109,7 +109,7 @@ END {
 		printf "  %6d %14.0f %14.0f %14.0f %8.2f %8.0f\n", n, bare, gross, net,
 		       (bare > 0 ? net / bare : 0), rate["cc", n]
 	}
-	printf "  aligned (every QP's or timer's grid at one instant: one interrupt serves all):\n"
+	printf "  aligned (all grids at one instant: one interrupt serves them all):\n"
 	na = split(alignedns, al, " ")
 	for (j = 1; j <= na; j++) {
 		n = al[j]
