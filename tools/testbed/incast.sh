@@ -38,9 +38,20 @@ tb_cc_load() {
 	EOS
 }
 
+# A reader of rdma_cc's debugfs (the sampler) holds a reference on the
+# module while a file is open: rmmod is retried for a while.
 tb_cc_unload() {
-	tb_vm_run "$1" 60 <<-EOS
-	if grep -q '^rdma_cc ' /proc/modules; then rmmod rdma_cc || exit 1; fi
+	tb_vm_run "$1" 60 <<<"$(tb_cc_unload_script)"
+}
+
+tb_cc_unload_script() {
+	cat <<-'EOS'
+	for i in $(seq 100); do
+		grep -q '^rdma_cc ' /proc/modules || exit 0
+		rmmod rdma_cc 2>/dev/null && exit 0
+		sleep 0.05
+	done
+	rmmod rdma_cc
 	EOS
 }
 
@@ -105,6 +116,33 @@ tb_status() {
 	awk -F, '{ n = split($0, f, ","); split(f[n], kv, " ")
 		for (j in kv) { split(kv[j], x, "="); s[x[1]] = x[2] }
 		printf "  switch: queue %6.1f KB  marked %d  dropped %d\n", s["backlog"] / 1000, s["marked"], s["drops"] + s["tap_drops"] }' <<<"$line"
+}
+
+# tb_traffic_start SWITCH_CSV: when the bottleneck began to carry traffic.
+tb_traffic_start() {
+	awk -F, '{ n = split($NF, kv, " "); for (j = 1; j <= n; j++) { split(kv[j], x, "=")
+		if (x[1] == "sent_bytes") b = x[2] }
+		if (NR == 1) b0 = b; else if (b - b0 > 50000) { print $1; exit } }' "$1" 2>/dev/null
+}
+
+# tb_cc_reload_all unload|load DIR NAME: on every sender at once; each
+# outcome goes to DIR/reload.log as "WHAT VM TIME ok|failed".
+tb_cc_reload_all() {
+	local what=$1 dir=$2 name=$3 v
+	for v in $TB_SENDERS_LIST; do
+		if [ "$what" = unload ]; then
+			tb_cc_unload_script | tb_vm_spawn "$v" "$what-$name"
+		else
+			tb_vm_spawn "$v" "$what-$name" <<<"insmod $TB_CC_KO $TB_CC_PARAMS"
+		fi
+	done
+	for v in $TB_SENDERS_LIST; do
+		if tb_vm_join "$v" "$what-$name" 60 >>"$dir/reload-out.txt" 2>&1; then
+			echo "$what $v $(date +%s.%N) ok" >>"$dir/reload.log"
+		else
+			echo "$what $v $(date +%s.%N) failed" >>"$dir/reload.log"
+		fi
+	done
 }
 
 tb_incast() {
@@ -174,7 +212,7 @@ tb_incast() {
 	rcc_log "incast $name: ${TB_SENDERS_LIST// /+} -> r for ${dur}s, rdma_cc $([ "$cc" = 1 ] && echo loaded || echo not loaded)"
 
 	# Watch it, and do the reload when asked.
-	local end phase=0 now el
+	local end phase=0 now el tstart=
 	end=$(awk -v a="$t0" -v d="$dur" 'BEGIN { printf "%.3f", a + d + 90 }')
 	while :; do
 		sleep "$TB_STATUS_S"
@@ -186,26 +224,20 @@ tb_incast() {
 				"$TB_RUN/$v/ctl/cc-samples.log" >"$dir/$v-cc.log" 2>/dev/null
 		done
 		tb_status "$dir" "$t0"
-		if [ "$reload" = 1 ] && [ $phase = 0 ] && [ "$el" -ge $((dur / 3)) ]; then
+		if [ "$reload" = 1 ] && [ -z "$tstart" ]; then
+			tstart=$(tb_traffic_start "$dir/switch.csv")
+		fi
+		if [ "$reload" = 1 ] && [ -n "$tstart" ]; then
+			el=$(awk -v a="$now" -v b="$tstart" 'BEGIN { printf "%d", a - b }')
+		fi
+		if [ "$reload" = 1 ] && [ -n "$tstart" ] && [ $phase = 0 ] && [ "$el" -ge $((dur / 4)) ]; then
 			phase=1
-			for v in $TB_SENDERS_LIST; do
-				if tb_cc_unload "$v"; then
-					echo "unload $v $(date +%s.%N) ok" >>"$dir/reload.log"
-				else
-					echo "unload $v $(date +%s.%N) failed" >>"$dir/reload.log"
-				fi
-			done
-			rcc_log "incast $name: rdma_cc unloaded from the senders at ${el}s"
-		elif [ "$reload" = 1 ] && [ $phase = 1 ] && [ "$el" -ge $((2 * dur / 3)) ]; then
+			tb_cc_reload_all unload "$dir" "$name"
+			rcc_log "incast $name: rdma_cc unloaded from the senders ${el}s into the traffic"
+		elif [ "$reload" = 1 ] && [ $phase = 1 ] && [ "$el" -ge $((dur / 2)) ]; then
 			phase=2
-			for v in $TB_SENDERS_LIST; do
-				if tb_cc_load "$v"; then
-					echo "load $v $(date +%s.%N) ok" >>"$dir/reload.log"
-				else
-					echo "load $v $(date +%s.%N) failed" >>"$dir/reload.log"
-				fi
-			done
-			rcc_log "incast $name: rdma_cc loaded again at ${el}s"
+			tb_cc_reload_all load "$dir" "$name"
+			rcc_log "incast $name: rdma_cc loaded again ${el}s into the traffic"
 		fi
 		local done_all=1
 		for v in $TB_SENDERS_LIST; do
@@ -253,26 +285,41 @@ tb_incast_result() {
 		list+=" ${gp:-0}"
 	done
 	awk -v l="$list" 'BEGIN { n = split(l, x, " "); for (i = 1; i <= n; i++) { s += x[i]; q += x[i] * x[i] }
-		printf "goodput_mbps_total=%.2f\njain=%.3f\n", s, q > 0 ? s * s / (n * q) : 0 }'
+		printf "goodput_mbps_total=%.2f\n", s }'
 	sb=$(cat "$dir/switch-before.txt")
 	sa=$(cat "$dir/switch-after.txt")
 	for k in marked drops tap_drops not_ect over_limit; do
 		echo "switch_$k=$(( $(tb_kv "$k" "$sa") - $(tb_kv "$k" "$sb") ))"
 	done
 	echo "switch_max_backlog=$(tb_kv max_backlog "$sa")"
-	# Utilisation of the bottleneck over the middle of the run (from the
-	# 3rd second after the start to 1 s before the senders' end), and the
-	# queue's mean and maximum there.
-	awk -F, -v t0="$(cat "$dir/t0")" -v d="$dur" -v r="$((TB_BOTTLENECK_MBIT * 1000000))" '
+	# The traffic window: from 2 s after the bottleneck first carried
+	# traffic (ib_write_bw connects over TCP first, slowly under TCG) to
+	# 2 s before the senders' end.  In it: the bottleneck's utilisation,
+	# the queue's mean and maximum, each sender's rate on the wire (what
+	# its switch port received) and Jain's fairness of those rates.
+	awk -F, -v d="$dur" -v r="$((TB_BOTTLENECK_MBIT * 1000000))" '
 		{ n = split($NF, kv, " "); for (j = 1; j <= n; j++) { split(kv[j], x, "="); s[x[1]] = x[2] }
-		  t = $1 - t0
-		  if (t >= 3 && t <= d - 1) {
-			if (!have) { tb = $1; b0 = s["sent_bytes"]; have = 1 }
-			te = $1; b1 = s["sent_bytes"]; qs += s["backlog"]; qn++
-			if (s["backlog"] > qm) qm = s["backlog"] } }
-		END { if (te > tb) printf "utilisation_pct=%.1f\n", (b1 - b0) * 8 / (te - tb) / r * 100
-			else print "utilisation_pct=0"
-			printf "queue_mean_bytes=%d\nqueue_max_bytes=%d\n", qn ? qs / qn : 0, qm }' "$dir/switch.csv"
+		  k++; t[k] = $1; sb[k] = s["sent_bytes"]; q[k] = s["backlog"]; nf = NF - 2
+		  for (i = 1; i <= nf; i++) rx[k, i] = $(i + 1) }
+		END {
+			for (i = 1; i <= k && sb[i] - sb[1] < 50000; i++) ;
+			ts = t[i] + 2; te = t[i] + d - 2
+			for (i = 1; i <= k; i++) {
+				if (t[i] < ts || t[i] > te) continue
+				if (!a) a = i; z = i; qs += q[i]; qn++; if (q[i] > qm) qm = q[i]
+			}
+			if (!a || z <= a) { print "utilisation_pct=0"; print "window_s=0"; exit }
+			dt = t[z] - t[a]
+			printf "window_s=%.1f\n", dt
+			printf "utilisation_pct=%.1f\n", (sb[z] - sb[a]) * 8 / dt / r * 100
+			printf "queue_mean_bytes=%d\nqueue_max_bytes=%d\n", qs / qn, qm
+			for (f = 1; f <= nf; f++) {
+				w = (rx[z, f] - rx[a, f]) * 8 / dt / 1e6
+				printf "wire_mbps_s%d=%.2f\n", f, w; sum += w; sq += w * w
+			}
+			printf "wire_mbps_total=%.2f\n", sum
+			printf "jain=%.3f\n", (sq > 0) ? sum * sum / (nf * sq) : 0
+		}' "$dir/switch.csv"
 	local before after key tot
 	for key in ce_marked_rcvd cnp_sent cnp_rcvd cnp_ignored paced_ns completer_retry_err out_of_seq_request duplicate_request; do
 		tot=0
@@ -324,10 +371,13 @@ tb_table() {
 	}
 	tb_table_row "rdma_cc loaded" cc
 	for v in $TB_SENDERS_LIST; do
-		tb_table_row "goodput $v (Mbit/s)" "goodput_mbps_$v"
+		tb_table_row "goodput $v (Mbit/s, perftest)" "goodput_mbps_$v"
 	done
-	tb_table_row "goodput total (Mbit/s)" goodput_mbps_total
-	tb_table_row "Jain fairness" jain
+	tb_table_row "goodput total (Mbit/s, perftest)" goodput_mbps_total
+	for v in $TB_SENDERS_LIST; do
+		tb_table_row "wire rate $v (Mbit/s, switch)" "wire_mbps_$v"
+	done
+	tb_table_row "Jain fairness (wire rates)" jain
 	tb_table_row "bottleneck utilisation (%)" utilisation_pct
 	tb_table_row "queue mean (bytes)" queue_mean_bytes
 	tb_table_row "queue max (bytes)" queue_max_bytes
