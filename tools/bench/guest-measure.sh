@@ -4,8 +4,9 @@
 # guest-measure.sh DIR - the measurements, run inside the benchmark VM by
 # tools/bench/vm.sh (DIR is the share with the host; DIR/params.sh sets
 # RB_BENCH_KO, RB_MEM_QPS, RB_WINDOW_S, RB_SETTLE_S, RB_NS, RB_LATE_PCT,
-# RB_REFINE, RB_COST_NS, RB_ALIGNED_NS).  $RB_TOP is the repository (rdma_cc.ko and
-# rdma_cc_hook.ko in its root).  Prints one line per measurement:
+# RB_REFINE, RB_COST_NS, RB_ALIGNED_NS, RB_MODDIR).  rdma_cc.ko and
+# rdma_cc_hook.ko are taken from $RB_MODDIR, by default $RB_TOP (the
+# repository's root).  Prints one line per measurement:
 #
 #   size KEY=VALUE...          sizeof of rdma_cc's per-QP structures
 #   slab NAME OBJSIZE DACTIVE DNUM   a slab cache that grew by >= N/4
@@ -22,8 +23,8 @@ set -u
 dir=$1
 # shellcheck source=/dev/null
 . "$dir/params.sh"
-hook=$RB_TOP/rdma_cc_hook.ko
-cc=$RB_TOP/rdma_cc.ko
+hook=${RB_MODDIR:-$RB_TOP}/rdma_cc_hook.ko
+cc=${RB_MODDIR:-$RB_TOP}/rdma_cc.ko
 bench=$RB_BENCH_KO
 stats=/sys/kernel/debug/rcc_bench/stats
 summary=/sys/kernel/debug/rdma_cc/rcc_bench/summary
@@ -165,3 +166,6 @@ for n in $RB_ALIGNED_NS; do
 	window inject "$n" spread=0
 	window cc "$n" spread=0
 done
+# the kernel's own word on it (hrtimer_interrupt's hang detection, warnings)
+dmesg | grep -iE 'hrtimer|warn|bug' | sed 's/^/dmesg /'
+exit 0

@@ -23,7 +23,9 @@
 # RB_WINDOW_S (2), RB_SETTLE_S (0.5), RB_MEM_QPS (4096), RB_NS (the sweep),
 # RB_COST_NS (the N at which CPU time is compared), RB_ALIGNED_NS (the N
 # compared with all grids at one instant), RB_LATE_PCT (1),
-# RB_REFINE (bisection steps, 3), RB_OUT (where the raw lines are kept).
+# RB_REFINE (bisection steps, 3), RB_OUT (where the raw lines are kept),
+# RB_CC_PATCH (a patch to rdma_cc's sources: measure that variant, built
+# in the cache, instead of the tree's rdma_cc.ko).
 set -eu
 . "$(dirname "$0")/env.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,8 +34,25 @@ bash "$top/tools/scripts/deps.sh" vm >/dev/null
 ko=$("$top/tools/bench/build.sh")
 out=${RB_OUT:-$RDMA_CC_CACHE/bench/run}
 mkdir -p "$out"
+moddir=$top
+label="rdma_cc as in the tree"
+if [ -n "${RB_CC_PATCH:-}" ]; then
+	# A variant of rdma_cc: the tree's sources with the patch applied,
+	# built in the cache (the tree is not touched).
+	patch=$(readlink -f "$RB_CC_PATCH")
+	moddir=$RDMA_CC_CACHE/bench/variant
+	rm -rf "$moddir"
+	mkdir -p "$moddir/rdma_cc"
+	cp "$top/Kbuild" "$moddir/"
+	cp "$top"/rdma_cc/*.[ch] "$moddir/rdma_cc/"
+	patch -s -d "$moddir" -p1 <"$patch" || rcc_die "$RB_CC_PATCH does not apply"
+	make -s -C "$(rcc_kdir)" M="$moddir" W=1 -j"${RCC_JOBS:-2}" modules >&2 ||
+		rcc_die "building rdma_cc with $RB_CC_PATCH failed"
+	label="rdma_cc with ${RB_CC_PATCH##*/}"
+fi
 cat >"$out/params.sh" <<EOF
 RB_BENCH_KO=$ko
+RB_MODDIR=$moddir
 RB_MEM_QPS=${RB_MEM_QPS:-4096}
 RB_WINDOW_S=${RB_WINDOW_S:-2}
 RB_SETTLE_S=${RB_SETTLE_S:-0.5}
@@ -51,7 +70,7 @@ rcc_log "bench: VM done in $(($(date +%s) - start)) s"
 grep -q '^capacity kind=cc' "$out/out" ||
 	rcc_die "incomplete measurement; see $out/out"
 
-echo "rdma_cc module cost (1 vCPU qemu TCG VM, icount ${RB_ICOUNT:-0}; raw: $out/out)"
+echo "rdma_cc module cost: $label (1 vCPU qemu TCG VM, icount ${RB_ICOUNT:-0}; raw: $out/out)"
 awk -v late_pct="${RB_LATE_PCT:-1}" -v costns="${RB_COST_NS:-1 4 8}" \
 	-v alignedns="${RB_ALIGNED_NS:-8 16}" '
 function kv(    i, a) {
@@ -140,3 +159,4 @@ END {
 	printf "  bare hrtimers: %d (first late: %d)\n", cap["bare"], first["bare"]
 	printf "  rdma_cc congested QPs, with a CNP per QP per interval: %d (first late: %d)\n", cap["cc"], first["cc"]
 }' "$out/out"
+grep '^dmesg ' "$out/out" | sort -u | sed 's/^dmesg /kernel log: /' || true
