@@ -4,6 +4,7 @@
  */
 #include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
 
@@ -17,8 +18,13 @@ static void fake_set_rate(struct rdma_cc_hook_qp *hqp, u64 rate_bps)
 	unsigned long flags;
 
 	spin_lock_irqsave(&fq->lock, flags);
-	/* The contract: atomic context, and only real changes. */
-	if (preemptible() || rate_bps == fq->rate_bps)
+	/*
+	 * The contract: atomic context (rdma_cc holds the QP's irq-safe
+	 * lock), and only real changes.
+	 */
+	if (!in_hardirq() && !irqs_disabled_flags(flags))
+		fq->nr_bad++;
+	if (rate_bps == fq->rate_bps)
 		fq->nr_bad++;
 	if (fq->nr_calls < FAKE_RATE_LOG) {
 		fq->log[fq->nr_calls].t_ns = ktime_get_ns();

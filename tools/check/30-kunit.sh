@@ -71,3 +71,16 @@ for suite in results.get("sub_groups", []):
 for name in sorted(expected - seen):
     print(f"not ok {name} (did not run)")
 PY
+
+# A lockdep, KASAN, UBSAN or debug-objects report, or a WARN/BUG from our
+# code, fails the run even when every expectation held.
+build=$RDMA_CC_CACHE/kunit-build
+[ "${KUNIT_DEBUG:-0}" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug
+splats=$(grep -E 'BUG:|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|KASAN:|UBSAN:|ODEBUG:|WARNING: .*drivers/rdma_cc/' \
+	"$build/test.log" 2>/dev/null)
+if [ -z "$splats" ]; then
+	echo "ok rdma_cc_kernel_log: no lockdep, KASAN, UBSAN, ODEBUG, BUG or rdma_cc WARN report"
+else
+	echo "$splats"
+	echo "not ok rdma_cc_kernel_log: no lockdep, KASAN, UBSAN, ODEBUG, BUG or rdma_cc WARN report"
+fi
