@@ -39,9 +39,17 @@ tb_rxe_needs_hook() {
 }
 
 tb_up() {
-	local v
+	local v m
 	[ -f "$TB_RXE_KO" ] || { rcc_log "testbed: no $TB_RXE_KO (make rxe)"; return 1; }
-	mkdir -p "$TB_RUN"
+	mkdir -p "$TB_RUN/modules"
+	# A copy of the modules for this run: the build outputs in the
+	# repository and the cache may be rebuilt while the testbed runs.
+	for m in TB_RXE_KO TB_HOOK_KO TB_CC_KO; do
+		if [ -f "${!m}" ]; then
+			cp "${!m}" "$TB_RUN/modules/" || return 1
+			printf -v "$m" '%s' "$TB_RUN/modules/$(basename "${!m}")"
+		fi
+	done
 	rcc_log "testbed: run directory $TB_RUN, switch namespace $TB_NS"
 	tb_switch_up "$TB_NS" || return 1
 	for v in $TB_VMS; do
