@@ -231,10 +231,58 @@ static void episode_param_change_applies_next_run(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
 }
 
+/*
+ * A timer that fires late (here: interrupts held off for three halves)
+ * does not change what the loop does: a CNP and packets that come after
+ * overdue runs are counted after them, as the replay does.
+ */
+static void episode_late_timer_keeps_event_order(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+	struct replay_result *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	const u64 half = NSEC_PER_MSEC;
+	struct replay_event ev[3];
+	struct rcc_flow_state st;
+	struct rcc_params p;
+	unsigned long flags;
+	u64 t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "2000000"), 7);
+	fake_dev_params(ctx->fd, &p);
+
+	local_irq_save(flags);
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	t0 = st.episode_start_ns;
+	ev[0] = (struct replay_event){ .t_ns = t0 };
+	while (ktime_get_ns() < t0 + 3 * half + half / 2)
+		cpu_relax();
+	/* Runs 1, 2 and 3 are overdue; their timer could not fire. */
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	KUNIT_EXPECT_EQ(test, st.cnt.runs, 1ULL);
+	ev[1].t_ns = ktime_get_ns();
+	ev[1].npkts = 50;
+	rdma_cc_hook_tx(&ctx->fq->hqp, 50);
+	ev[2].t_ns = ktime_get_ns();
+	ev[2].npkts = 0;
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	local_irq_restore(flags);
+
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	replay(&p, 400 * GBPS, ev, 3, st.now_ns, r);
+	episode_check(test, ctx->fq, r, &st);
+	KUNIT_EXPECT_GE(test, st.cnt.late_runs, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 2ULL);
+}
+
 static struct kunit_case episode_cases[] = {
 	KUNIT_CASE(episode_one_cnp_defaults),
 	KUNIT_CASE(episode_cnps_during_runs),
 	KUNIT_CASE(episode_param_change_applies_next_run),
+	KUNIT_CASE(episode_late_timer_keeps_event_order),
 	{}
 };
 

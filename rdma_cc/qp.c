@@ -25,6 +25,19 @@ static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
 	return &rcu_dereference(f->dev->params)->p;
 }
 
+/*
+ * How late the hrtimer may fire: the timer core runs every timer whose
+ * earliest time has passed in one interrupt, so QPs due within one slack
+ * share an interrupt.  A run stays on its grid time (the core computes with
+ * its scheduled time), and events are applied in time order however late
+ * the timer is (rcc_flow_catch_up()), so the behaviour stays the spec's;
+ * only the driver hears of a new rate up to this much later.
+ */
+static u64 rcc_flow_slack_ns(const struct rcc_params *p)
+{
+	return p->control_interval_ns / 8;
+}
+
 /* Tell the driver the QP's rate, if it changed.  Under f->lock. */
 static void rcc_flow_tell(struct rcc_flow *f)
 {
@@ -70,6 +83,19 @@ static void rcc_flow_run_due(struct rcc_flow *f, const struct rcc_params *p,
 	}
 }
 
+/*
+ * Before an event at @now_ns: every run due strictly before it (an event at
+ * a run's time is applied before that run).  Under f->lock.
+ */
+static void rcc_flow_catch_up(struct rcc_flow *f, const struct rcc_params *p,
+			      u64 line_rate, u64 now_ns)
+{
+	if (!f->core.congested || f->core.next_run_ns >= now_ns)
+		return;
+	rcc_flow_run_due(f, p, line_rate, now_ns - 1);
+	rcc_flow_tell(f);
+}
+
 static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 {
 	struct rcc_flow *f = container_of(timer, struct rcc_flow, timer);
@@ -87,7 +113,9 @@ static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 	rcc_flow_run_due(f, p, rcc_dev_line_rate(f->dev, p), now);
 	rcc_flow_tell(f);
 	if (f->core.congested) {
-		hrtimer_set_expires(timer, ns_to_ktime(f->core.next_run_ns));
+		hrtimer_set_expires_range_ns(timer,
+					     ns_to_ktime(f->core.next_run_ns),
+					     rcc_flow_slack_ns(p));
 		ret = HRTIMER_RESTART;
 	}
 out:
@@ -112,6 +140,7 @@ void rcc_flow_cnp(void *priv)
 	p = rcc_flow_params(f);
 	line_rate = rcc_dev_line_rate(f->dev, p);
 	now = ktime_get_ns();
+	rcc_flow_catch_up(f, p, line_rate, now);
 	if (!rcc_cnp(&f->core, p, line_rate, now))
 		goto out;
 	/* The first CNP of an episode: run 0 now, then the timer. */
@@ -122,8 +151,9 @@ void rcc_flow_cnp(void *priv)
 	rcc_flow_run_due(f, p, line_rate, now);
 	rcc_flow_tell(f);
 	if (f->core.congested)
-		hrtimer_start(&f->timer, ns_to_ktime(f->core.next_run_ns),
-			      HRTIMER_MODE_ABS);
+		hrtimer_start_range_ns(&f->timer,
+				       ns_to_ktime(f->core.next_run_ns),
+				       rcc_flow_slack_ns(p), HRTIMER_MODE_ABS);
 out:
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
@@ -139,10 +169,17 @@ void rcc_flow_tx(void *priv, u32 npkts)
 	/* Outside an episode the core ignores packets: skip the lock. */
 	if (!READ_ONCE(f->core.congested))
 		return;
+	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
-	if (!f->dead)
+	if (!f->dead) {
+		const struct rcc_params *p = rcc_flow_params(f);
+
+		rcc_flow_catch_up(f, p, rcc_dev_line_rate(f->dev, p),
+				  ktime_get_ns());
 		rcc_tx(&f->core, npkts);
+	}
 	spin_unlock_irqrestore(&f->lock, flags);
+	rcu_read_unlock();
 }
 
 struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
