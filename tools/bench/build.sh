@@ -34,5 +34,7 @@ cp "$here/Kbuild" "$here/rcc_bench.c" "$build/"
 make -C "$kdir" M="$build" RCC_TOP="$top" W=1 -j"${RCC_JOBS:-2}" \
 	KBUILD_EXTRA_SYMBOLS="$top/Module.symvers" "$@" modules >&2 ||
 	rcc_die "building rcc_bench.ko failed"
-cp "$build/rcc_bench.ko" "$out/rcc_bench.ko"
+# a rename, so that a VM reading the old module keeps it whole
+cp "$build/rcc_bench.ko" "$out/rcc_bench.ko.tmp"
+mv "$out/rcc_bench.ko.tmp" "$out/rcc_bench.ko"
 echo "$out/rcc_bench.ko"

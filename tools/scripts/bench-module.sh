@@ -25,17 +25,20 @@
 # compared with all grids at one instant), RB_LATE_PCT (1),
 # RB_REFINE (bisection steps, 3), RB_OUT (where the raw lines are kept),
 # RB_CC_PATCH (a patch to rdma_cc's sources: measure that variant, built
-# in the cache, instead of the tree's rdma_cc.ko).
+# in the cache, instead of the tree's rdma_cc.ko), RB_REPORT_ONLY=1 (no
+# VM: print the figures of the raw lines already in RB_OUT).
 set -eu
 . "$(dirname "$0")/env.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
+out=${RB_OUT:-$RDMA_CC_CACHE/bench/run}
+label="rdma_cc as in the tree"
+[ -n "${RB_CC_PATCH:-}" ] && label="rdma_cc with ${RB_CC_PATCH##*/}"
+[ -n "${RB_REPORT_ONLY:-}" ] || {
 bash "$top/tools/scripts/deps.sh" vm >/dev/null
 ko=$("$top/tools/bench/build.sh")
-out=${RB_OUT:-$RDMA_CC_CACHE/bench/run}
 mkdir -p "$out"
 moddir=$top
-label="rdma_cc as in the tree"
 if [ -n "${RB_CC_PATCH:-}" ]; then
 	# A variant of rdma_cc: the tree's sources with the patch applied,
 	# built in the cache (the tree is not touched).
@@ -48,7 +51,6 @@ if [ -n "${RB_CC_PATCH:-}" ]; then
 	patch -s -d "$moddir" -p1 <"$patch" || rcc_die "$RB_CC_PATCH does not apply"
 	make -s -C "$(rcc_kdir)" M="$moddir" W=1 -j"${RCC_JOBS:-2}" modules >&2 ||
 		rcc_die "building rdma_cc with $RB_CC_PATCH failed"
-	label="rdma_cc with ${RB_CC_PATCH##*/}"
 fi
 cat >"$out/params.sh" <<EOF
 RB_BENCH_KO=$ko
@@ -67,6 +69,7 @@ start=$(date +%s)
 "$top/tools/bench/vm.sh" "$top/tools/bench/guest-measure.sh" "$out" ||
 	rcc_die "the benchmark VM failed (exit $?); see $out/out and $out/console.log"
 rcc_log "bench: VM done in $(($(date +%s) - start)) s"
+}
 grep -q '^capacity kind=cc' "$out/out" ||
 	rcc_die "incomplete measurement; see $out/out"
 
