@@ -17,6 +17,9 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t debugfs debugfs /sys/kernel/debug
+rb_top=
+rb_job=
+# shellcheck disable=SC2013 # the command line is words
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	rb_*=*) declare "${arg%%=*}=${arg#*=}" ;;
