@@ -41,8 +41,10 @@ for f in "$top"/rdma_cc/*.[ch] "$top"/kunit/*.[ch] "$top/Kbuild" \
 	 "$top/kunit/Kbuild.uml" "$top/kunit/Kconfig"; do
 	out=$(cd "$work" && "$src/scripts/checkpatch.pl" --strict --no-tree \
 		--terse --show-types --ignore FILE_PATH_CHANGES -f "$f" 2>&1)
-	if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
-		echo "$out" | grep -v '^total:\|^$'
+	# --terse prints nothing, or a clean total, for a clean file.
+	rest=$(grep -v '^total: 0 errors, 0 warnings, 0 checks\|^$' <<<"$out")
+	if [ -n "$rest" ]; then
+		echo "$rest"
 		bad=1
 	fi
 done
