@@ -167,5 +167,6 @@ for n in $RB_ALIGNED_NS; do
 	window cc "$n" spread=0
 done
 # the kernel's own word on it (hrtimer_interrupt's hang detection, warnings)
-dmesg | grep -E 'hrtimer|WARNING|BUG|rcc_bench|rdma_cc' | sed 's/^/dmesg /'
+dmesg | grep -E 'hrtimer|WARNING|BUG|rcc_bench|rdma_cc' |
+	grep -vE 'ommand line|tb_top=|taint' | sed 's/^/dmesg /'
 exit 0
