@@ -7,24 +7,33 @@
 #	<epoch seconds> <device>/<file> key=value key=value ...
 #
 # taken from the file's "key: value" lines, whatever keys rdma_cc prints.
-# Nothing is written while rdma_cc is not loaded.  Forks nothing per sample.
+# Nothing is written while rdma_cc is not loaded.  All files are read by
+# one grep per sample: each file in one read, a consistent copy (reading a
+# changing seq_file line by line, with seeks, can tear it).
 out=$1
 period=${2:-0.25}
+root=/sys/kernel/debug/rdma_cc
 mkfifo "/tmp/.sample-tick.$$"
 exec 3<>"/tmp/.sample-tick.$$"
 shopt -s nullglob
 while :; do
-	buf=
-	for f in /sys/kernel/debug/rdma_cc/*/qp* /sys/kernel/debug/rdma_cc/*/summary; do
-		line="$EPOCHREALTIME ${f#/sys/kernel/debug/rdma_cc/}"
-		while IFS= read -r kv; do
-			k=${kv%%:*}
+	files=("$root"/*/qp* "$root"/*/summary)
+	if [ ${#files[@]} -gt 0 ]; then
+		now=$EPOCHREALTIME
+		buf=
+		cur=
+		while IFS= read -r l; do
+			f=${l%%:*}
+			kv=${l#*:}
+			if [ "$f" != "$cur" ]; then
+				[ -n "$cur" ] && buf+=$'\n'
+				cur=$f
+				buf+="$now ${f#"$root"/}"
+			fi
 			v=${kv#*: }
-			v=${v// /_}
-			line+=" $k=$v"
-		done <"$f" 2>/dev/null
-		buf+="$line"$'\n'
-	done
-	[ -n "$buf" ] && printf '%s' "$buf" >>"$out"
+			buf+=" ${kv%%:*}=${v// /_}"
+		done < <(grep -H '' "${files[@]}" 2>/dev/null)
+		[ -n "$buf" ] && printf '%s\n' "$buf" >>"$out"
+	fi
 	read -r -t "$period" -u 3 _
 done
