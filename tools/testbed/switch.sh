@@ -11,8 +11,8 @@
 
 : "${TB_BOTTLENECK_MBIT:=10}"
 : "${TB_BUFFER_BYTES:=524288}"
-: "${TB_KMIN_BYTES:=32768}"
-: "${TB_KMAX_BYTES:=131072}"
+: "${TB_KMIN_BYTES:=65536}"
+: "${TB_KMAX_BYTES:=262144}"
 : "${TB_PMAX_PCT:=20}"
 
 # tb_switch_up NS: the namespace and its bridge.
