@@ -25,7 +25,8 @@
 # compared with all grids at one instant), RB_LATE_PCT (1),
 # RB_REFINE (bisection steps, 3), RB_OUT (where the raw lines are kept),
 # RB_CC_PATCH (a patch to rdma_cc's sources: measure that variant, built
-# in the cache, instead of the tree's rdma_cc.ko), RB_REPORT_ONLY=1 (no
+# in the cache, instead of the tree's rdma_cc.ko; with RB_CC_REVERSE=1 the
+# patch is taken out instead), RB_REPORT_ONLY=1 (no
 # VM: print the figures of the raw lines already in RB_OUT).
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -33,7 +34,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 out=${RB_OUT:-$RDMA_CC_CACHE/bench/run}
 label="rdma_cc as in the tree"
-[ -n "${RB_CC_PATCH:-}" ] && label="rdma_cc with ${RB_CC_PATCH##*/}"
+if [ -n "${RB_CC_PATCH:-}" ]; then
+	label="rdma_cc with ${RB_CC_PATCH##*/}"
+	[ -n "${RB_CC_REVERSE:-}" ] && label="rdma_cc without ${RB_CC_PATCH##*/}"
+fi
 [ -n "${RB_REPORT_ONLY:-}" ] || {
 bash "$top/tools/scripts/deps.sh" vm >/dev/null
 ko=$("$top/tools/bench/build.sh")
@@ -48,7 +52,8 @@ if [ -n "${RB_CC_PATCH:-}" ]; then
 	mkdir -p "$moddir/rdma_cc"
 	cp "$top/Kbuild" "$moddir/"
 	cp "$top"/rdma_cc/*.[ch] "$moddir/rdma_cc/"
-	patch -s -d "$moddir" -p1 <"$patch" || rcc_die "$RB_CC_PATCH does not apply"
+	patch -s -d "$moddir" -p1 ${RB_CC_REVERSE:+-R} <"$patch" ||
+		rcc_die "$RB_CC_PATCH does not apply${RB_CC_REVERSE:+ in reverse}"
 	make -s -C "$(rcc_kdir)" M="$moddir" W=1 -j"${RCC_JOBS:-2}" modules >&2 ||
 		rcc_die "building rdma_cc with $RB_CC_PATCH failed"
 fi
