@@ -39,6 +39,21 @@ static const struct rdma_cc_rp_ops fake_rp_ops = {
 	.set_rate = fake_set_rate,
 };
 
+int fake_dev_register(struct fake_dev *fd, const char *prefix,
+		      u64 line_rate_bps)
+{
+	int err;
+
+	memset(fd, 0, sizeof(*fd));
+	snprintf(fd->hdev.name, sizeof(fd->hdev.name), "%s%d", prefix,
+		 atomic_inc_return(&fake_dev_seq));
+	fd->hdev.ops = &fake_rp_ops;
+	fd->hdev.line_rate_bps = line_rate_bps;
+	err = rdma_cc_hook_register_dev(&fd->hdev);
+	fd->registered = !err;
+	return err;
+}
+
 struct fake_dev *fake_dev_new(struct kunit *test, const char *prefix,
 			      u64 line_rate_bps)
 {
@@ -46,12 +61,7 @@ struct fake_dev *fake_dev_new(struct kunit *test, const char *prefix,
 
 	fd = kzalloc(sizeof(*fd), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fd);
-	snprintf(fd->hdev.name, sizeof(fd->hdev.name), "%s%d", prefix,
-		 atomic_inc_return(&fake_dev_seq));
-	fd->hdev.ops = &fake_rp_ops;
-	fd->hdev.line_rate_bps = line_rate_bps;
-	KUNIT_ASSERT_EQ(test, rdma_cc_hook_register_dev(&fd->hdev), 0);
-	fd->registered = true;
+	KUNIT_ASSERT_EQ(test, fake_dev_register(fd, prefix, line_rate_bps), 0);
 	return fd;
 }
 
@@ -64,15 +74,21 @@ void fake_dev_free(struct fake_dev *fd)
 	kfree(fd);
 }
 
+int fake_qp_add(struct fake_dev *fd, struct fake_qp *fq, u32 qpn)
+{
+	memset(fq, 0, sizeof(*fq));
+	spin_lock_init(&fq->lock);
+	fq->hqp.qpn = qpn;
+	return rdma_cc_hook_add_qp(&fd->hdev, &fq->hqp);
+}
+
 struct fake_qp *fake_qp_new(struct kunit *test, struct fake_dev *fd, u32 qpn)
 {
 	struct fake_qp *fq;
 
 	fq = kzalloc(sizeof(*fq), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fq);
-	spin_lock_init(&fq->lock);
-	fq->hqp.qpn = qpn;
-	KUNIT_ASSERT_EQ(test, rdma_cc_hook_add_qp(&fd->hdev, &fq->hqp), 0);
+	KUNIT_ASSERT_EQ(test, fake_qp_add(fd, fq, qpn), 0);
 	return fq;
 }
 
@@ -126,6 +142,24 @@ ssize_t fake_dev_store(struct fake_dev *fd, enum rcc_param id,
 
 	return rcc_dev_sysfs_ops.store(&d->kobj, rcc_dev_attr(id), val,
 				       strlen(val));
+}
+
+ssize_t fake_dev_store_buf(struct fake_dev *fd, enum rcc_param id,
+			   const char *val, size_t count)
+{
+	struct rcc_dev *d = fd->hdev.cc_priv;
+	ssize_t ret;
+	char *buf;
+
+	/* As sysfs passes it: a copy of @count bytes, NUL after them. */
+	buf = kmalloc(count + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, val, count);
+	buf[count] = '\0';
+	ret = rcc_dev_sysfs_ops.store(&d->kobj, rcc_dev_attr(id), buf, count);
+	kfree(buf);
+	return ret;
 }
 
 u32 fake_dev_show(struct fake_dev *fd, enum rcc_param id)

@@ -34,10 +34,17 @@ struct fake_dev {
 	bool registered;
 };
 
-/* A device named "<prefix><n>", registered with the hook. */
+/*
+ * A device named "<prefix><n>", registered with the hook: in place (for
+ * threads, which must not use KUnit assertions), or allocated.
+ */
+int fake_dev_register(struct fake_dev *fd, const char *prefix,
+		      u64 line_rate_bps);
 struct fake_dev *fake_dev_new(struct kunit *test, const char *prefix,
 			      u64 line_rate_bps);
 void fake_dev_free(struct fake_dev *fd);
+/* @fq (any contents) becomes QP @qpn of @fd; rdma_cc_hook_del_qp() undoes it. */
+int fake_qp_add(struct fake_dev *fd, struct fake_qp *fq, u32 qpn);
 struct fake_qp *fake_qp_new(struct kunit *test, struct fake_dev *fd, u32 qpn);
 void fake_qp_free(struct fake_qp *fq);
 
@@ -49,6 +56,9 @@ u64 fake_qp_rate(struct fake_qp *fq);
 /* Write @val to the device's sysfs file @id through the real store. */
 ssize_t fake_dev_store(struct fake_dev *fd, enum rcc_param id,
 		       const char *val);
+/* The same for @count bytes at @val, which may hold NULs. */
+ssize_t fake_dev_store_buf(struct fake_dev *fd, enum rcc_param id,
+			   const char *val, size_t count);
 /* Read the device's sysfs file @id through the real show. */
 u32 fake_dev_show(struct fake_dev *fd, enum rcc_param id);
 

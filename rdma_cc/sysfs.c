@@ -210,6 +210,12 @@ static ssize_t rcc_dev_attr_store(struct kobject *kobj, struct attribute *attr,
 	u32 v;
 	int err;
 
+	/*
+	 * sysfs passes all @count bytes written, NULs included: "5\0junk"
+	 * must not be taken for "5".
+	 */
+	if (memchr(buf, '\0', count))
+		return -EINVAL;
 	err = rcc_param_parse(id, buf, &v);
 	if (err)
 		return err;

@@ -3,20 +3,26 @@
 #
 # 30-kunit.sh - rdma_cc's KUnit suites on UML (tools/scripts/kunit.sh):
 # one line "ok SUITE.CASE" / "not ok SUITE.CASE" per KUnit test case, from
-# KUnit's parsed (JSON) results.  A parameterised case is ok when every
-# parameter passed.  A case of kunit/*_test.c that did not run at all
-# (a crash, a suite missing) is "not ok".  KUNIT_DEBUG=1 runs make
-# kunit-debug's configuration instead.
+# KUnit's parsed (JSON) results.  A parameterised case gets one line for
+# the case (ok when every parameter passed) and one line per parameter,
+# "ok SUITE.CASE[DESC]", each counted.  A case of kunit/*_test.c that did
+# not run at all (a crash, a suite missing) is "not ok".  Then one line for
+# the kernel log (no sanitizer, lockdep, debug-objects, BUG or WARN report
+# while the tests ran) and one that kunit/hostile-writes.txt holds the
+# table params_test.c ran.  KUNIT_DEBUG=1 runs make kunit-debug's
+# configuration instead (tools/check/32-kunit-debug.sh).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/scripts/env.sh"
 
 mkdir -p "$RDMA_CC_CACHE"
 json=$(mktemp "$RDMA_CC_CACHE/kunit-results.XXXXXX.json")
+debug=${KUNIT_DEBUG:-0}
 log=$RDMA_CC_CACHE/kunit-last.log
+[ "$debug" = 1 ] && log=$RDMA_CC_CACHE/kunit-debug-last.log
 trap 'rm -f "$json"' EXIT
 opts=(--json "$json")
-[ "${KUNIT_DEBUG:-0}" = 1 ] && opts+=(--debug)
+[ "$debug" = 1 ] && opts+=(--debug)
 
 start=$(date +%s)
 "$top/tools/scripts/kunit.sh" "${opts[@]}" > "$log" 2>&1
@@ -41,11 +47,11 @@ results = json.load(open(sys.argv[1]))
 expected = set(sys.argv[2].split())
 seen = set()
 
-def leaves(group):
+def leaves(group, prefix):
     for case in group.get("test_cases", []):
-        yield case["status"]
+        yield f'{prefix}[{"_".join(case["name"].split())}]', case["status"]
     for sub in group.get("sub_groups", []):
-        yield from leaves(sub)
+        yield from leaves(sub, f'{prefix}[{"_".join(sub["name"].split())}]')
 
 for suite in results.get("sub_groups", []):
     for case in suite.get("test_cases", []):
@@ -60,9 +66,15 @@ for suite in results.get("sub_groups", []):
             print(f"not ok {name} ({status})")
     for param_case in suite.get("sub_groups", []):
         seen.add(param_case["name"])
-        st = list(leaves(param_case))
-        bad = [s for s in st if s not in ("PASS", "SKIP")]
         name = f'{suite["name"]}.{param_case["name"]}'
+        st = []
+        for sub, status in leaves(param_case, name):
+            st.append(status)
+            if status in ("PASS", "SKIP"):
+                print(f"ok {sub}")
+            else:
+                print(f"not ok {sub} ({status})")
+        bad = [s for s in st if s not in ("PASS", "SKIP")]
         if st and not bad:
             print(f"ok {name} ({len(st)} parameters)")
         else:
@@ -72,15 +84,35 @@ for name in sorted(expected - seen):
     print(f"not ok {name} (did not run)")
 PY
 
-# A lockdep, KASAN, UBSAN or debug-objects report, or a WARN/BUG from our
-# code, fails the run even when every expectation held.
+# A lockdep, KASAN, UBSAN or debug-objects report anywhere, or any BUG,
+# WARN, oops or hung task once the tests started (UML itself warns once at
+# boot, before them, that it has no virtio PCI device), fails the run even
+# when every expectation held.
 build=$RDMA_CC_CACHE/kunit-build
-[ "${KUNIT_DEBUG:-0}" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug
-splats=$(grep -E 'BUG:|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|KASAN:|UBSAN:|ODEBUG:|WARNING: .*drivers/rdma_cc/' \
-	"$build/test.log" 2>/dev/null)
-if [ -z "$splats" ]; then
-	echo "ok rdma_cc_kernel_log: no lockdep, KASAN, UBSAN, ODEBUG, BUG or rdma_cc WARN report"
+[ "$debug" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug
+klog=$build/test.log
+report='KASAN:|UBSAN:|ODEBUG:|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
+during='BUG:|WARNING:|cut here|Oops|kernel BUG|general protection|Kernel panic|blocked for more than'
+if [ ! -s "$klog" ]; then
+	splats="no kernel log at $klog"
 else
-	echo "$splats"
-	echo "not ok rdma_cc_kernel_log: no lockdep, KASAN, UBSAN, ODEBUG, BUG or rdma_cc WARN report"
+	splats=$( { grep -E "$report" "$klog"
+		    sed -n '/KTAP version/,$p' "$klog" | grep -E "$during"; } 2>&1)
+fi
+what="kernel log: no KASAN, UBSAN, lockdep, debug-objects, BUG or WARNING report"
+if [ -z "$splats" ]; then
+	echo "ok rdma_cc_kernel_log ($what)"
+else
+	echo "$splats" | head -n 40
+	echo "not ok rdma_cc_kernel_log ($what)"
+fi
+
+# The figures the stress and hostile-input cases print, for the log.
+grep -hoE '(stress|hostile sysfs): .*' "$klog" 2>/dev/null || true
+table=$(grep -cE '^(\*|dev)'$'\t' "$top/kunit/hostile-writes.txt")
+ran=$(grep -oE 'table of [0-9]+ writes' "$klog" 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
+if [ -n "$ran" ] && [ "$ran" = "$table" ]; then
+	echo "ok rdma_cc_hostile_table_file (kunit/hostile-writes.txt: the $table writes KUnit ran)"
+else
+	echo "not ok rdma_cc_hostile_table_file (kunit/hostile-writes.txt has $table writes, KUnit ran ${ran:-none})"
 fi
