@@ -158,10 +158,11 @@ else
 	check "with rdma_cc: the bottleneck stays above 85% utilised ($(res with utilisation_pct)%)" \
 		gt "$(num with utilisation_pct)" 85
 
-	tb_incast reload 1 "$dur" 1
+	tb_incast reload 1 $((dur + 10)) 1
 	reload_ok() {
 		local d=$TB_RUN/reload
 		[ "$(grep -c ' ok$' "$d/reload.log" 2>/dev/null)" = $((2 * TB_SENDERS)) ] || return 1
+		awk '{ print "  " $0 }' "$d/reload.log"
 		senders_ok reload || return 1
 		# traffic after the reload: every sender's port kept receiving
 		awk -F, -v t="$(awk '$1 == "load" { print $3; exit }' "$d/reload.log")" '

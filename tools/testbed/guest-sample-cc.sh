@@ -7,7 +7,8 @@
 #	<epoch seconds> <device>/<file> key=value key=value ...
 #
 # taken from the file's "key: value" lines, whatever keys rdma_cc prints.
-# Nothing is written while rdma_cc is not loaded.  All files are read by
+# Nothing is written while rdma_cc is not loaded, nor while the file
+# /tmp/sampler.pause exists.  All files are read by
 # one grep per sample: each file in one read, a consistent copy (reading a
 # changing seq_file line by line, with seeks, can tear it).
 out=$1
@@ -17,7 +18,9 @@ mkfifo "/tmp/.sample-tick.$$"
 exec 3<>"/tmp/.sample-tick.$$"
 shopt -s nullglob
 while :; do
-	files=("$root"/*/qp* "$root"/*/summary)
+	files=()
+	# paused while rdma_cc is being unloaded (an open file pins the module)
+	[ -e /tmp/sampler.pause ] || files=("$root"/*/qp* "$root"/*/summary)
 	if [ ${#files[@]} -gt 0 ]; then
 		now=$EPOCHREALTIME
 		buf=

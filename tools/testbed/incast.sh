@@ -46,6 +46,9 @@ tb_cc_unload() {
 
 tb_cc_unload_script() {
 	cat <<-'EOS'
+	touch /tmp/sampler.pause
+	trap 'rm -f /tmp/sampler.pause' EXIT
+	sleep 0.3
 	for i in $(seq 100); do
 		grep -q '^rdma_cc ' /proc/modules || exit 0
 		rmmod rdma_cc 2>/dev/null && exit 0
@@ -129,6 +132,7 @@ tb_traffic_start() {
 # outcome goes to DIR/reload.log as "WHAT VM TIME ok|failed".
 tb_cc_reload_all() {
 	local what=$1 dir=$2 name=$3 v
+	echo "$what-start all $(date +%s.%N)" >>"$dir/reload.log"
 	for v in $TB_SENDERS_LIST; do
 		if [ "$what" = unload ]; then
 			tb_cc_unload_script | tb_vm_spawn "$v" "$what-$name"
