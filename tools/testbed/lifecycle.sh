@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# lifecycle.sh - unload/load rdma_cc and remove/add rxe0 many times in a
+# running testbed VM, and compare the slab caches before and after.  Source
+# it after testbed.sh and incast.sh.
+#
+#   lc_slab VM FILE          /proc/slabinfo of VM (after dropping caches)
+#   lc_cc_cycles VM N        N x (rmmod rdma_cc; insmod rdma_cc) while an
+#                            ib_write_bw from VM to r runs; prints
+#                            "cycles=N failed=F traffic_rc=RC"
+#   lc_rxe_cycles VM N       N x (rdma link delete rxe0; rdma link add ...;
+#                            wait for ACTIVE), with rdma_cc loaded; every
+#                            10th cycle with a loopback ib_write_bw on
+#                            rxe0 when it is removed; "cycles=N failed=F"
+#   lc_slab_diff A B         caches whose active objects moved by more than
+#                            their tolerance (see Documentation/hardening.rst)
+
+lc_slab() {
+	tb_vm_run "$1" 60 <<-'EOS' >"$2"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	cat /proc/slabinfo
+	EOS
+}
+
+lc_cc_cycles() {
+	local vm=$1 n=$2
+	tb_vm_spawn r lc-srv <<<"exec ib_write_bw -d rxe0 -x 1 -p 18700 -q 1 -F -s 65536 -D 300 -u $TB_QP_TIMEOUT"
+	sleep 2
+	tb_vm_spawn "$vm" lc-cli <<<"exec ib_write_bw -d rxe0 -x 1 -p 18700 -q 1 -F -s 65536 -D 300 -u $TB_QP_TIMEOUT $(tb_ip r)"
+	tb_vm_run "$vm" 240 <<-EOS
+	# wait for the traffic's QP (rdma_cc attached to it)
+	for i in \$(seq 400); do
+		ls /sys/kernel/debug/rdma_cc/rxe0/qp* >/dev/null 2>&1 && break
+		sleep 0.25
+	done
+	ls /sys/kernel/debug/rdma_cc/rxe0/ | tr '\n' ' '; echo
+	fail=0
+	for c in \$(seq $n); do
+		# a debugfs reader holds the module for a moment: retry
+		for i in \$(seq 100); do
+			rmmod rdma_cc 2>/dev/null && break
+			sleep 0.05
+		done
+		grep -q '^rdma_cc ' /proc/modules && { echo "cycle \$c: rmmod failed"; fail=\$((fail + 1)); }
+		insmod $TB_CC_KO $TB_CC_PARAMS || fail=\$((fail + 1))
+		[ -d /sys/kernel/rdma_cc/rxe0 ] || fail=\$((fail + 1))
+	done
+	# the QP of the running traffic is attached again
+	ls /sys/kernel/debug/rdma_cc/rxe0/qp* >/dev/null 2>&1 || { echo "no QP attached after the cycles"; fail=\$((fail + 1)); }
+	grep -h '^packets' /sys/kernel/debug/rdma_cc/rxe0/qp* 2>/dev/null
+	pkill ib_write_bw
+	echo "cycles=$n failed=\$fail"
+	EOS
+	tb_vm_run r 30 <<<'pkill ib_write_bw; true' >/dev/null
+	tb_vm_join "$vm" lc-cli 60 >"$TB_RUN/lc-cli.txt" 2>&1
+	tb_vm_join r lc-srv 60 >"$TB_RUN/lc-srv.txt" 2>&1
+}
+
+lc_rxe_cycles() {
+	local vm=$1 n=$2 ip
+	ip=$(tb_ip "$vm")
+	tb_vm_run "$vm" 420 <<-EOS
+	fail=0
+	traffic=0
+	for c in \$(seq $n); do
+		if [ \$((c % 10)) = 1 ]; then
+			ib_write_bw -d rxe0 -x 1 -p 18800 -q 1 -F -s 65536 -D 60 >/dev/null 2>&1 &
+			sleep 0.5
+			ib_write_bw -d rxe0 -x 1 -p 18800 -q 1 -F -s 65536 -D 60 $ip >/dev/null 2>&1 &
+			for i in \$(seq 200); do
+				[ "\$(ls /sys/kernel/debug/rdma_cc/rxe0/ 2>/dev/null | grep -c '^qp')" -ge 2 ] && break
+				sleep 0.1
+			done
+			[ "\$(ls /sys/kernel/debug/rdma_cc/rxe0/ | grep -c '^qp')" -ge 2 ] && traffic=\$((traffic + 1))
+		fi
+		# rxe has no disassociate: removal waits for the users to
+		# close, so the traffic is killed while the removal runs
+		rdma link delete rxe0 &
+		del=\$!
+		sleep 0.2
+		pkill -9 ib_write_bw
+		wait \$del || fail=\$((fail + 1))
+		[ -d /sys/kernel/rdma_cc/rxe0 ] && { echo "cycle \$c: rdma_cc still has rxe0"; fail=\$((fail + 1)); }
+		rdma link add rxe0 type rxe netdev eth0 || fail=\$((fail + 1))
+		for i in \$(seq 100); do
+			[ "\$(cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)" = "4: ACTIVE" ] && break
+			sleep 0.1
+		done
+		[ "\$(cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)" = "4: ACTIVE" ] || { echo "cycle \$c: not ACTIVE"; fail=\$((fail + 1)); }
+		[ -d /sys/kernel/rdma_cc/rxe0 ] || { echo "cycle \$c: rdma_cc did not attach"; fail=\$((fail + 1)); }
+	done
+	wait
+	echo "cycles=$n failed=\$fail traffic_cycles=\$traffic"
+	EOS
+}
+
+# lc_slab_diff BEFORE AFTER: "name delta tolerance" of every kmalloc-* and
+# RDMA/QP-related cache; lines starting with LEAK are over the tolerance:
+# one slab's worth of objects (a CPU's partial slab is counted as active)
+# or 25 objects, whichever is larger: below one object per cycle.
+lc_slab_diff() {
+	awk 'FNR == 1 { f++ } /^#|^slabinfo/ { next }
+		$1 ~ /^kmalloc-|rxe|rdma|ib_|qp|uverbs|skbuff/ {
+			if (f == 1) { a[$1] = $2; per[$1] = $5 } else b[$1] = $2 }
+		END { for (k in b) { d = b[k] - a[k]; t = per[k] > 25 ? per[k] : 25
+			printf "%s %s %+d tol=%d\n", (d > t ? "LEAK" : "ok"), k, d, t } }' "$1" "$2" | sort -k2
+}
