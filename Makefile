@@ -6,11 +6,12 @@
 #   make check      run every test; ends with "N passed, N failed"
 #
 # Other targets: modules, tools, kunit, kunit-debug, rxe, demo, bench,
-# install, clean.  KDIR=... builds against another kernel tree.
+# bench-module, install, clean.  KDIR=... builds against another kernel tree.
 
 SCRIPTS := $(CURDIR)/tools/scripts
 
-.PHONY: all modules tools check kunit kunit-debug rxe demo bench install clean
+.PHONY: all modules tools check kunit kunit-debug rxe demo bench bench-module \
+	install clean
 
 all: modules tools
 
@@ -40,6 +41,10 @@ demo:
 
 bench:
 	@$(SCRIPTS)/bench.sh
+
+# the module's own cost, measured in a VM (about 10 minutes)
+bench-module:
+	@$(SCRIPTS)/bench-module.sh
 
 clean:
 	@$(SCRIPTS)/build-modules.sh clean || true
