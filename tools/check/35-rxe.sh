@@ -15,9 +15,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bash "$top/tools/scripts/deps.sh" module >/dev/null || exit 1
 
 patchdir=$top/tools/rxe/patches
-work=$RDMA_CC_CACHE/rxe-check
+mkdir -p "$RDMA_CC_CACHE"
+# a tree of its own: several runs of this suite may overlap (CI, engineers)
+work=$(mktemp -d "$RDMA_CC_CACHE/rxe-check.XXXXXX") || exit 1
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -rf "$log" "$work"' EXIT
 
 linux=$(flock "$RDMA_CC_CACHE/.linux-source.lock" bash -c \
 	". '$top/tools/scripts/env.sh'; rcc_linux_source") || exit 1
@@ -64,7 +66,6 @@ rxe_build() {
 	! grep -Eiq 'warning|error:' "$log"
 }
 
-rm -rf "$work"
 mkdir -p "$work/drivers/infiniband/sw"
 cp -a "$linux/drivers/infiniband/sw/rxe" "$work/drivers/infiniband/sw/rxe"
 for p in "${patches[@]}"; do
