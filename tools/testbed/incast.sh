@@ -181,7 +181,18 @@ tb_incast() {
 		exec ib_write_bw -d rxe0 -x 1 -p $port -q 1 -F --report_gbits -s $TB_MSG_BYTES -D $dur --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT
 		EOS
 	done
-	sleep 3
+	# The clients connect over TCP first: wait until every server listens.
+	local ports=""
+	for ((i = 1; i <= TB_SENDERS; i++)); do ports+=" $((18514 + i))"; done
+	tb_vm_run r 90 <<-EOS || rcc_log "incast $name: the servers do not listen"
+	for i in \$(seq 300); do
+		all=1
+		for p in$ports; do ss -ltn | grep -q ":\$p " || all=0; done
+		[ \$all = 1 ] && exit 0
+		sleep 0.2
+	done
+	exit 1
+	EOS
 
 	tb_host_bg "$tb_here/sample-switch.sh" "$TB_NS" "$stap_list" "$rtap" \
 		"$TB_ECN_MAP" "$TB_SAMPLE_S" >"$dir/switch.csv" 2>/dev/null
