@@ -88,9 +88,10 @@ forged_ok() {
 		[ "$(tb_kv cnps "$l")" = +0 ] || return 1
 		[ "$(tb_kv rate0 "$l")" = "$(tb_kv rate1 "$l")" ] || return 1
 		# truncated_bth (7 bytes of BTH) is dropped by rxe_rcv()
-		# before the CNP checks: no CNP counter moves
+		# before the CNP checks: no CNP counter moves but for the
+		# one CNP to an unknown QP sent after them (hostile.sh)
 		if [ "$name" = truncated_bth ]; then
-			[ "$(tb_kv ignored "$l")" = +0 ] || return 1
+			[ "$(tb_kv ignored "$l")" = +1 ] || return 1
 		else
 			[ "$(tb_kv ignored "$l")" = "+$(tb_kv n "$l")" ] || return 1
 		fi
