@@ -109,7 +109,7 @@ hv_victim_state() {
 	c=/sys/class/infiniband/rxe0/ports/1/hw_counters
 	if [ -n "${3:-}" ]; then
 		for i in \$(seq 600); do
-			[ "\$(cat \$c/$3)" -ge ${4:-0} ] && break
+			[ "\$(cat \$c/${3:-})" -ge ${4:-0} ] && break
 			sleep 0.1
 		done
 	fi
