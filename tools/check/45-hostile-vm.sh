@@ -57,6 +57,8 @@ trap tb_down EXIT
 trap 'exit 130' INT TERM
 
 tb_rxe_needs_hook || skip_all "rdma_rxe.ko is not the patched driver"
+# exact slab counts and allocation sites for the leak check
+TB_VM_APPEND="${TB_VM_APPEND:-} $LC_SLUB_DEBUG"
 boot=$(date +%s)
 tb_up || skip_all "testbed does not boot"
 echo "  testbed up in $(( $(date +%s) - boot )) s"
@@ -135,10 +137,13 @@ echo "  rxe cycles: $(( $(date +%s) - mark )) s"
 lc_slab s1 "$TB_RUN/slab-2.txt"
 lc_slab_diff "$TB_RUN/slab-0.txt" "$TB_RUN/slab-1.txt" >"$TB_RUN/slab-noise.txt"
 lc_slab_diff "$TB_RUN/slab-1.txt" "$TB_RUN/slab-2.txt" >"$TB_RUN/slab-diff.txt"
-echo "  slab noise (no cycles): $(awk '{ printf "%s%s ", $2, $3 }' "$TB_RUN/slab-noise.txt" | tr -s ' ' | head -c 600)"
-echo "  slab after the cycles:  $(awk '{ printf "%s%s ", $2, $3 }' "$TB_RUN/slab-diff.txt" | head -c 600)"
+# only the caches that moved: the others are +0
+echo "  slab noise (no cycles): $(awk '$3 != "+0" { printf "%s%s ", $2, $3 }' "$TB_RUN/slab-noise.txt")"
+echo "  slab after the cycles:  $(awk '$3 != "+0" { printf "%s%s ", $2, $3 }' "$TB_RUN/slab-diff.txt")"
 leaks=$(grep -c '^LEAK' "$TB_RUN/slab-diff.txt")
-grep '^LEAK' "$TB_RUN/slab-diff.txt" | sed 's/^/  /'
+grep '^LEAK' "$TB_RUN/slab-diff.txt" | while read -r _ cache _; do
+	echo "  LEAK $cache, grown at: $(lc_slab_sites "$TB_RUN/slab-1.txt" "$TB_RUN/slab-2.txt" "$cache" | tr '\n' ' ')"
+done
 check "lifecycle: slab caches back to their start ($leaks over tolerance, $(wc -l <"$TB_RUN/slab-diff.txt") caches)" \
 	eval '[ -s "$TB_RUN/slab-diff.txt" ] && [ "$leaks" = 0 ]'
 

@@ -6,6 +6,8 @@
 # it after testbed.sh and incast.sh.
 #
 #   lc_slab VM FILE          /proc/slabinfo of VM (after dropping caches)
+#                            and, for caches booted with slub_debug=U, the
+#                            allocation sites of their live objects
 #   lc_cc_cycles VM N        N x (rmmod rdma_cc; insmod rdma_cc) while an
 #                            ib_write_bw from VM to r runs; prints
 #                            "cycles=N failed=F traffic_rc=RC"
@@ -15,13 +17,27 @@
 #                            rxe0 when it is removed; "cycles=N failed=F"
 #   lc_slab_diff A B         caches whose active objects moved by more than
 #                            their tolerance (see Documentation/hardening.rst)
+#   lc_slab_sites A B CACHE  the allocation sites whose objects in CACHE grew
+#
+# LC_SLUB_DEBUG is the kernel argument that makes the slab counts exact:
+# SLUB counts the objects of a CPU's slab and partial slabs as active,
+# several slabs of noise; a cache with debugging on has no CPU slabs.
 
 lc_slab() {
-	tb_vm_run "$1" 60 <<-'EOS' >"$2"
+	tb_vm_run "$1" 90 <<-'EOS' >"$2"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	sleep 1
+	# kfree_rcu() frees in batches, up to 5 s late
+	sleep 6
 	cat /proc/slabinfo
+	# where the live objects of the tracked caches were allocated
+	# (slub_debug=U, see LC_SLUB_DEBUG): "site CACHE FUNCTION COUNT"
+	for t in /sys/kernel/debug/slab/*/alloc_traces; do
+		c=${t%/alloc_traces}
+		c=${c##*/}
+		awk -v c="$c" '$1 ~ /^[0-9]+$/ { sub(/\+.*/, "", $2); n[$2] += $1 }
+			END { for (f in n) print "site", c, f, n[f] }' "$t" 2>/dev/null
+	done
 	EOS
 }
 
@@ -101,10 +117,21 @@ lc_rxe_cycles() {
 # RDMA/QP-related cache; lines starting with LEAK are over the tolerance:
 # one slab's worth of objects (a CPU's partial slab is counted as active)
 # or 25 objects, whichever is larger: below one object per cycle.
+LC_SLUB_DEBUG="slub_debug=U,kmalloc-*,skbuff_*"
+
 lc_slab_diff() {
-	awk 'FNR == 1 { f++ } /^#|^slabinfo/ { next }
+	awk 'FNR == 1 { f++ } /^#|^slabinfo|^site / { next }
 		$1 ~ /^kmalloc-|rxe|rdma|ib_|qp|uverbs|skbuff/ {
 			if (f == 1) { a[$1] = $2; per[$1] = $5 } else b[$1] = $2 }
 		END { for (k in b) { d = b[k] - a[k]; t = per[k] > 25 ? per[k] : 25
 			printf "%s %s %+d tol=%d\n", (d > t ? "LEAK" : "ok"), k, d, t } }' "$1" "$2" | sort -k2
+}
+
+# lc_slab_sites BEFORE AFTER CACHE: the allocation sites whose live objects
+# in CACHE grew, "FUNCTION +N", largest first.
+lc_slab_sites() {
+	awk -v c="$3" 'FNR == 1 { f++ } $1 == "site" && $2 == c {
+			if (f == 1) a[$3] = $4; else b[$3] = $4 }
+		END { for (k in b) if (b[k] > a[k]) printf "%s %+d\n", k, b[k] - a[k] }' "$1" "$2" |
+		sort -k2 -t+ -rn | head -n 8
 }

@@ -9,6 +9,8 @@
 : "${TB_VM_MEM_MB:=512}"
 : "${TB_BOOT_TIMEOUT:=240}"
 : "${TB_VM_NICE:=5}"
+# extra kernel command line for every VM (slub_debug=U,kmalloc-96, say)
+: "${TB_VM_APPEND:=}"
 
 # tb_vm_start NAME NETNS TAP MAC IP: boot a VM (returns once qemu runs).
 tb_vm_start() {
@@ -25,7 +27,7 @@ tb_vm_start() {
 	ip netns exec "$ns" nice -n "$TB_VM_NICE" qemu-system-x86_64 -accel tcg -smp 1 \
 		-m "$TB_VM_MEM_MB" -display none -no-reboot -name "$name" \
 		-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_name=$name tb_ip=$ip" \
+		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_name=$name tb_ip=$ip $TB_VM_APPEND" \
 		-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on \
 		-virtfs "local,path=$d/ctl,mount_tag=ctl,security_model=none" \
 		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no" \
