@@ -172,6 +172,11 @@ tb_incast() {
 	done
 	echo "ts $(date +%s.%N) $(tb_switch_stats "$TB_NS" "$rtap" "$TB_ECN_MAP")" >"$dir/switch-before.txt"
 
+	# A server or client a failed run left behind would hold a port or
+	# connect to the wrong peer: none may outlive its run.
+	for v in $TB_VMS; do
+		tb_vm_run "$v" 30 <<<'pkill -x ib_write_bw; true' >/dev/null
+	done
 	# Servers first, one port per sender.
 	i=0
 	for v in $TB_SENDERS_LIST; do
@@ -269,6 +274,9 @@ tb_incast() {
 		echo $? >"$dir/$v.bw.rc"
 		tb_vm_join r "srv$i" 30 >"$dir/r.bw$i" 2>&1
 		tb_vm_run "$v" <<<'kill "$(cat /tmp/sampler.pid)" 2>/dev/null; true' >/dev/null
+	done
+	for v in $TB_VMS; do
+		tb_vm_run "$v" 30 <<<'pkill -x ib_write_bw; true' >/dev/null
 	done
 	sleep 1
 	for v in $TB_SENDERS_LIST; do
