@@ -5,7 +5,8 @@
 # host's / (read-only 9p).  Makes the writable places, loads the base
 # modules of the VM's kernel (the unpacked Debian image, tb_img=), brings up
 # eth0 with tb_ip=, then serves the host's commands (guest-agent.sh) on the
-# 9p share "ctl".  Kernel parameters: tb_top tb_img tb_name tb_ip tb_plen.
+# 9p share "ctl".  Kernel parameters: tb_top tb_img tb_cache tb_name tb_ip
+# tb_plen.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C
 
@@ -23,10 +24,23 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 mount -t devpts devpts /dev/pts
+# Fresh tmpfs on the host's scratch directories; the host's view of them
+# stays under /run/host, so that a tree or cache living there (a clone in
+# /tmp, say) is found at its own path.
+mount -t tmpfs tmpfs /run
+mkdir /run/host
+mount --bind / /run/host
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /tmp
-mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /var/tmp
+for p in "$tb_top" "$tb_img" "$tb_cache"; do
+	case $p in
+	/tmp/* | /var/tmp/* | /dev/shm/* | /run/*)
+		mkdir -p "$p" && mount --bind "/run/host$p" "$p" ||
+			echo "guest-init: cannot see $p" >/dev/console
+		;;
+	esac
+done
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t configfs configfs /sys/kernel/config 2>/dev/null

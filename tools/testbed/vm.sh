@@ -27,7 +27,7 @@ tb_vm_start() {
 	ip netns exec "$ns" nice -n "$TB_VM_NICE" qemu-system-x86_64 -accel tcg -smp 1 \
 		-m "$TB_VM_MEM_MB" -display none -no-reboot -name "$name" \
 		-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_name=$name tb_ip=$ip $TB_VM_APPEND" \
+		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_cache=$RDMA_CC_CACHE tb_name=$name tb_ip=$ip $TB_VM_APPEND" \
 		-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on \
 		-virtfs "local,path=$d/ctl,mount_tag=ctl,security_model=none" \
 		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no" \
