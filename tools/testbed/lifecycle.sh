@@ -22,6 +22,7 @@
 # LC_SLUB_DEBUG is the kernel argument that makes the slab counts exact:
 # SLUB counts the objects of a CPU's slab and partial slabs as active,
 # several slabs of noise; a cache with debugging on has no CPU slabs.
+LC_SLUB_DEBUG="slub_debug=U,kmalloc-*,skbuff_*"
 
 lc_slab() {
 	tb_vm_run "$1" 90 <<-'EOS' >"$2"
@@ -117,8 +118,6 @@ lc_rxe_cycles() {
 # RDMA/QP-related cache; lines starting with LEAK are over the tolerance:
 # one slab's worth of objects (a CPU's partial slab is counted as active)
 # or 25 objects, whichever is larger: below one object per cycle.
-LC_SLUB_DEBUG="slub_debug=U,kmalloc-*,skbuff_*"
-
 lc_slab_diff() {
 	awk 'FNR == 1 { f++ } /^#|^slabinfo|^site / { next }
 		$1 ~ /^kmalloc-|rxe|rdma|ib_|qp|uverbs|skbuff/ {
