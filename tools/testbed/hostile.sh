@@ -192,8 +192,7 @@ hv_forge_run() {
 	for kind in $TB_VMS; do
 		tb_vm_run "$kind" 30 <<<'dmesg' >"$d/dmesg-$kind.txt"
 	done
-	tb_vm_run "$v" 30 <<<'pkill ib_write_lat; true' >/dev/null
-	tb_vm_run r 30 <<<'pkill ib_write_lat; true' >/dev/null
+	tb_vm_pkill ib_write_lat "$v" r
 	tb_vm_join "$v" forge-cli 30 >"$d/cli.txt" 2>&1
 	tb_vm_join r forge-srv 30 >"$d/srv.txt" 2>&1
 	return 0

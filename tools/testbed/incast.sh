@@ -149,16 +149,6 @@ tb_cc_reload_all() {
 	done
 }
 
-# tb_incast_kill_perftest: stop every ib_write_bw in every VM.  A server or
-# client a failed run left behind would hold a port or connect to the wrong
-# peer: none may outlive its run.
-tb_incast_kill_perftest() {
-	local v
-	for v in $TB_VMS; do
-		tb_vm_run "$v" 30 <<<'pkill -x ib_write_bw; true' >/dev/null
-	done
-}
-
 tb_incast() {
 	local name=$1 cc=$2 dur=$3 reload=${4:-0}
 	local dir=$TB_RUN/$name v i port t0 rtap stap_list="" off
@@ -182,7 +172,9 @@ tb_incast() {
 	done
 	echo "ts $(date +%s.%N) $(tb_switch_stats "$TB_NS" "$rtap" "$TB_ECN_MAP")" >"$dir/switch-before.txt"
 
-	tb_incast_kill_perftest
+	# A server or client a failed run left behind would hold a port or
+	# connect to the wrong peer: no ib_write_bw outlives its run.
+	tb_vm_pkill ib_write_bw $TB_VMS
 	# Servers first, one port per sender.
 	i=0
 	for v in $TB_SENDERS_LIST; do
@@ -281,7 +273,7 @@ tb_incast() {
 		tb_vm_join r "srv$i" 30 >"$dir/r.bw$i" 2>&1
 		tb_vm_run "$v" <<<'kill "$(cat /tmp/sampler.pid)" 2>/dev/null; true' >/dev/null
 	done
-	tb_incast_kill_perftest
+	tb_vm_pkill ib_write_bw $TB_VMS
 	sleep 1
 	for v in $TB_SENDERS_LIST; do
 		awk -v o="${offs[$v]}" '{ $1 = sprintf("%.3f", $1 - o); print }' \

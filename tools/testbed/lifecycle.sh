@@ -71,7 +71,7 @@ lc_cc_cycles() {
 	pkill ib_write_bw
 	echo "cycles=$n failed=\$fail"
 	EOS
-	tb_vm_run r 30 <<<'pkill ib_write_bw; true' >/dev/null
+	tb_vm_pkill ib_write_bw r
 	tb_vm_join "$vm" lc-cli 60 >"$TB_RUN/lc-cli.txt" 2>&1
 	tb_vm_join r lc-srv 60 >"$TB_RUN/lc-srv.txt" 2>&1
 }

@@ -84,6 +84,15 @@ tb_vm_join() {
 	return 124
 }
 
+# tb_vm_pkill PROG VM...: stop every process named PROG in each VM.
+tb_vm_pkill() {
+	local prog=$1 v
+	shift
+	for v in "$@"; do
+		tb_vm_run "$v" 30 <<<"pkill -x $prog; true" >/dev/null
+	done
+}
+
 TB_VM_SEQ=0
 # tb_vm_run NAME [TIMEOUT]: run the script on stdin in the VM and wait.
 tb_vm_run() {
