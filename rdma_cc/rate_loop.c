@@ -28,13 +28,22 @@
  * never drops below the floor M * R.  Then the interval's counts start afresh.
  *
  * Increase half.  If no CNP came since the reduction half, increase; if CNPs
- * came, increase only on every (N + 1)-th such half.  In fast recovery
+ * came, increase only once N + 1 such halves have come since the last such
+ * increase (every (N + 1)-th while N stays the same).  In fast recovery
  * (k < F) an increase moves rc halfway toward rt and k += 1, so F increases
  * halve the gap F times; after that each increase first raises rt by the
  * step (up to R) and then moves rc halfway toward it.
  *
- * Arithmetic.  Rates are whole bit/s in u64, rounded down by every cut and
- * halving.  a is fixed point with RCC_EST_ONE = 2^31 as 1.0, rounded to
+ * Order of events.  rcc_event() is the one place that decides it: every run
+ * due strictly before an event's time first, then the event; a CNP that
+ * starts an episode makes run 0 at once, so events that share its time come
+ * after run 0.  rcc_advance() makes every run due at or before a time (a
+ * timer, the end of a trace).  Run j is due at t0 + floor(j * T / 2): each
+ * run sets the gap to the next from the control interval it sees, so a new
+ * T applies from the next run on.
+ *
+ * Arithmetic.  Rates are whole bit/s in u64, rounded down by every cut;
+ * "halfway" rounds toward the target.  a is fixed point with RCC_EST_ONE = 2^31 as 1.0, rounded to
  * nearest.  Bounds, with R <= RCC_MAX_LINE_RATE_BPS = 10^13 < 2^44:
  *	rc, rt, step, floor, E <= 10^13, so rc + rt, rc + E, floor + step and
  *	rt * 100 stay below 2^51;
@@ -92,9 +101,14 @@ static u64 cut_by_estimate(u64 rc, u32 a)
 	return mul_u64_u32_shr(rc, (u32)((1ULL << 32) - a), 32);
 }
 
+/*
+ * rc moves halfway toward rt, rounded toward rt: up when rising, down when
+ * falling.  Rounding toward the target is what lets rc reach R exactly, so
+ * that an episode ends even with a margin of 0.
+ */
 static u64 halfway(u64 from, u64 to)
 {
-	return (from + to) / 2;
+	return to > from ? (from + to + 1) / 2 : (from + to) / 2;
 }
 
 static u64 floor_bps(const struct rcc_params *p, u64 line_rate)
@@ -120,8 +134,9 @@ static bool in_fast_recovery(const struct rcc_qp *qp,
 	return qp->recovery < (s32)p->fast_recovery_attempt;
 }
 
-bool rcc_cnp(struct rcc_qp *qp, const struct rcc_params *p,
-	     u64 line_rate_bps, u64 now_ns)
+/* A CNP at @now_ns; true when it started an episode (run 0 is then due). */
+static bool rcc_cnp(struct rcc_qp *qp, const struct rcc_params *p,
+		    u64 line_rate_bps, u64 now_ns)
 {
 	if (qp->congested) {
 		if (qp->cnp < RCC_U32_MAX)
@@ -143,7 +158,8 @@ bool rcc_cnp(struct rcc_qp *qp, const struct rcc_params *p,
 	return true;
 }
 
-void rcc_tx(struct rcc_qp *qp, u64 npkts)
+/* @npkts packets sent; counted only while congested. */
+static void rcc_tx(struct rcc_qp *qp, u64 npkts)
 {
 	if (!qp->congested)
 		return;
@@ -187,7 +203,8 @@ static bool increase_due(struct rcc_qp *qp, const struct rcc_params *p)
 	if (qp->cnp == 0)
 		return true;
 	qp->cnp_halves++;
-	if (qp->cnp_halves == p->num_control_loops_per_increase + 1) {
+	/* >=, not ==: N may have been lowered during the episode */
+	if (qp->cnp_halves >= p->num_control_loops_per_increase + 1) {
 		qp->cnp_halves = 0;
 		return true;
 	}
@@ -245,10 +262,9 @@ bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 		}
 		qp->next_run_ns = now + (p->control_interval_ns - half_interval);
 	}
-	qp->run++;
-
 	if (rep) {
 		rep->t_ns = now;
+		rep->run = qp->run;
 		rep->half = reduce ? RCC_HALF_REDUCE : RCC_HALF_INCREASE;
 		rep->cnp = cnp;
 		rep->pkts = pkts;
@@ -260,7 +276,53 @@ bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 		rep->floor_hit = floor_hit;
 		rep->congested = qp->congested;
 	}
+	qp->run++;
 	return qp->congested;
+}
+
+/* Every run due before @t_ns, or at it too when @at_too. */
+static unsigned int run_due(struct rcc_qp *qp, const struct rcc_params *p,
+			    u64 line_rate_bps, u64 t_ns, bool at_too,
+			    rcc_run_fn fn, void *ctx)
+{
+	struct rcc_report rep;
+	unsigned int runs = 0;
+
+	while (qp->congested && (qp->next_run_ns < t_ns ||
+				 (at_too && qp->next_run_ns == t_ns))) {
+		rcc_run(qp, p, line_rate_bps, &rep);
+		runs++;
+		if (fn)
+			fn(ctx, &rep);
+	}
+	return runs;
+}
+
+unsigned int rcc_advance(struct rcc_qp *qp, const struct rcc_params *p,
+			 u64 line_rate_bps, u64 t_ns, rcc_run_fn fn, void *ctx)
+{
+	return run_due(qp, p, line_rate_bps, t_ns, true, fn, ctx);
+}
+
+bool rcc_event(struct rcc_qp *qp, const struct rcc_params *p,
+	       u64 line_rate_bps, const struct rcc_event *ev,
+	       rcc_run_fn fn, void *ctx)
+{
+	struct rcc_report rep;
+
+	/* an event at a run's time is applied before that run */
+	run_due(qp, p, line_rate_bps, ev->t_ns, false, fn, ctx);
+	if (ev->kind == RCC_EV_TX) {
+		rcc_tx(qp, ev->npkts);
+		return false;
+	}
+	if (!rcc_cnp(qp, p, line_rate_bps, ev->t_ns))
+		return false;
+	/* run 0, at once: events that share this time come after it */
+	rcc_run(qp, p, line_rate_bps, &rep);
+	if (fn)
+		fn(ctx, &rep);
+	return true;
 }
 
 const char *rcc_action_name(enum rcc_action action)

@@ -3,8 +3,11 @@
  * rate_loop.h - one queue pair's rate controller, as pure C.
  *
  * No floating point, no allocation, no locking, no timers: the caller owns a
- * struct rcc_qp, feeds it events (rcc_cnp(), rcc_tx()) and runs the loop
- * (rcc_run()) when qp->next_run_ns comes.  The same file is compiled into
+ * struct rcc_qp, feeds it events with rcc_event() (which first makes every
+ * run due before the event) and makes the runs due at a time with
+ * rcc_advance() when qp->next_run_ns comes.  Every user (the module, KUnit,
+ * the replay tool, the simulator, the fuzzer) drives the loop through these
+ * two, so the order of events and runs is decided in one place.  The same file is compiled into
  * rdma_cc.ko, KUnit, tools/rdma-cc-replay and tools/rdma-cc-sim.
  * See rate_loop.c for the algorithm and ../shared spec for the contract.
  */
@@ -53,6 +56,7 @@ struct rcc_qp {
 /* What one run did, for the replay tool, tracepoints and counters. */
 struct rcc_report {
 	u64 t_ns;		/* the run's scheduled time */
+	u64 run;		/* j: 0 is the run that starts the episode */
 	u64 pkts;		/* counts this run used, before clearing */
 	u64 current_bps;	/* rc, rt, k after the run */
 	u64 target_bps;
@@ -71,21 +75,43 @@ u64 rcc_line_rate_bps(const struct rcc_params *p, u64 device_bps);
 /* A QP at attach: not congested, at line rate. */
 void rcc_qp_init(struct rcc_qp *qp, u64 line_rate_bps);
 
+enum rcc_event_kind {
+	RCC_EV_CNP,		/* one CNP arrived */
+	RCC_EV_TX,		/* npkts packets were sent */
+};
+
+struct rcc_event {
+	u64 t_ns;
+	u64 npkts;		/* RCC_EV_TX only */
+	enum rcc_event_kind kind;
+};
+
+/* Told of every run rcc_event() and rcc_advance() make, in order. */
+typedef void (*rcc_run_fn)(void *ctx, const struct rcc_report *rep);
+
 /*
- * A CNP arrived at @now_ns.  Returns true when it started an episode: the
- * caller must then call rcc_run() at once (run 0 is due at @now_ns).
+ * Apply @ev: first every run due strictly before @ev->t_ns (an event at a
+ * run's time comes before that run), then the event.  Packets count only
+ * while congested.  A CNP to a QP that is not congested starts an episode
+ * at @ev->t_ns and makes run 0 at once.  @fn (may be NULL) sees each run.
+ * Returns true when the event started an episode.
  */
-bool rcc_cnp(struct rcc_qp *qp, const struct rcc_params *p,
-	     u64 line_rate_bps, u64 now_ns);
-
-/* @npkts packets were sent; counted only while congested. */
-void rcc_tx(struct rcc_qp *qp, u64 npkts);
+bool rcc_event(struct rcc_qp *qp, const struct rcc_params *p,
+	       u64 line_rate_bps, const struct rcc_event *ev,
+	       rcc_run_fn fn, void *ctx);
 
 /*
- * Run the loop once: run j, due at qp->next_run_ns (the caller applies every
- * event at or before that time first).  Fills @rep if non-NULL, advances
- * qp->next_run_ns and returns true while the QP stays congested.  Must only
- * be called while qp->congested.
+ * Make every run due at or before @t_ns, in order, each with the counts it
+ * would have seen (a late timer, the end of a trace).  Returns the runs made.
+ */
+unsigned int rcc_advance(struct rcc_qp *qp, const struct rcc_params *p,
+			 u64 line_rate_bps, u64 t_ns, rcc_run_fn fn, void *ctx);
+
+/*
+ * One run of the loop: run j, due at qp->next_run_ns.  Only for tests of a
+ * single rule; everything else goes through rcc_event()/rcc_advance().
+ * Fills @rep if non-NULL, advances qp->next_run_ns and returns true while
+ * the QP stays congested.  Must only be called while qp->congested.
  */
 bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 	     u64 line_rate_bps, struct rcc_report *rep);

@@ -215,21 +215,10 @@ static void print_run(const struct rcc_report *r)
 	       rcc_action_name(r->action), r->congested);
 }
 
-static void run_one(struct rcc_qp *qp, const struct rcc_params *p, u64 rate)
+static void print_run_cb(void *ctx, const struct rcc_report *rep)
 {
-	struct rcc_report rep;
-
-	rcc_run(qp, p, rate, &rep);
-	print_run(&rep);
-}
-
-/* Runs due strictly before @t (inclusive when @inclusive). */
-static void run_due(struct rcc_qp *qp, const struct rcc_params *p, u64 rate,
-		    u64 t, bool inclusive)
-{
-	while (qp->congested &&
-	       (qp->next_run_ns < t || (inclusive && qp->next_run_ns == t)))
-		run_one(qp, p, rate);
+	(void)ctx;
+	print_run(rep);
 }
 
 static void replay(const struct trace *tr, const struct rcc_params *p)
@@ -242,23 +231,17 @@ static void replay(const struct trace *tr, const struct rcc_params *p)
 	puts("t_ns,half,cnp,pkts,estimate,current_bps,target_bps,recovery,action,congested");
 	for (i = 0; i < tr->len; i++) {
 		const struct event *ev = &tr->ev[i];
+		struct rcc_event cev = { .t_ns = ev->t_ns, .npkts = ev->npkts };
 
-		/* an event at a run's time is applied before that run */
-		run_due(&qp, p, rate, ev->t_ns, false);
-		switch (ev->kind) {
-		case EV_CNP:
-			if (rcc_cnp(&qp, p, rate, ev->t_ns))
-				run_one(&qp, p, rate);
+		if (ev->kind == EV_END)
 			break;
-		case EV_TX:
-			rcc_tx(&qp, ev->npkts);
-			break;
-		case EV_END:
-			break;
-		}
+		cev.kind = ev->kind == EV_CNP ? RCC_EV_CNP : RCC_EV_TX;
+		rcc_event(&qp, p, rate, &cev, print_run_cb, NULL);
 	}
+	/* runs due at or before the end (or the last event's time) happen */
 	if (tr->len)
-		run_due(&qp, p, rate, tr->ev[tr->len - 1].t_ns, true);
+		rcc_advance(&qp, p, rate, tr->ev[tr->len - 1].t_ns,
+			    print_run_cb, NULL);
 }
 
 int main(int argc, char **argv)

@@ -4,8 +4,8 @@
  *
  * The input's first bytes choose a parameter set (every parameter mapped
  * into its valid range), the rest is a stream of events (CNP, packets sent,
- * time passing) driven through rcc_cnp/rcc_tx/rcc_run exactly as the replay
- * tool drives them.  After every run the invariants must hold:
+ * time passing) driven through rcc_event() exactly as the replay tool
+ * drives it.  After every run the invariants must hold:
  *	floor <= rc <= R; floor <= rt <= R while congested; rc = R outside
  *	episodes; 0 <= a <= 1; -1 <= k <= F; runs on the t0 + j*T/2 grid.
  * A broken invariant aborts, which libFuzzer reports with the input.
@@ -51,7 +51,7 @@ static void check_invariants(const struct rcc_qp *qp,
 			     const struct rcc_report *rep, u64 t0)
 {
 	u64 floor = rate * p->minimum_rate_percent / 100;
-	u64 j = qp->run - 1;
+	u64 j = rep->run;
 
 	if (qp->current_bps < floor || qp->current_bps > rate)
 		fail("floor <= rc <= R", qp);
@@ -65,7 +65,7 @@ static void check_invariants(const struct rcc_qp *qp,
 	if (qp->recovery < -1 || qp->recovery > (s32)p->fast_recovery_attempt)
 		fail("-1 <= k <= F", qp);
 	if (rep->t_ns != t0 + j * p->control_interval_ns / 2)
-		fail("run j at t0 + j*T/2", qp);
+		fail("run j at t0 + floor(j*T/2)", qp);
 	if (rep->half != (j & 1 ? RCC_HALF_INCREASE : RCC_HALF_REDUCE))
 		fail("halves alternate", qp);
 }
@@ -91,20 +91,42 @@ static void pick_params(struct input *in, struct rcc_params *p)
 	}
 }
 
+struct fuzz_ctx {
+	const struct rcc_qp *qp;
+	const struct rcc_params *p;
+	u64 rate;
+	u64 t0;
+	u64 runs;
+};
+
+static void check_run(void *ctx, const struct rcc_report *rep)
+{
+	struct fuzz_ctx *c = ctx;
+
+	if (rep->run == 0) {
+		c->t0 = rep->t_ns;
+		if (rep->action != RCC_ACT_FR_CUT)
+			fail("an episode starts with fr_cut", c->qp);
+	}
+	check_invariants(c->qp, c->p, c->rate, rep, c->t0);
+	c->runs++;
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct input in = { data, size };
 	struct rcc_params p;
-	struct rcc_report rep;
 	struct rcc_qp qp;
-	u64 rate, t = 0, t0 = 0, runs = 0;
+	struct fuzz_ctx c = { .qp = &qp, .p = &p };
+	u64 t = 0;
 
 	pick_params(&in, &p);
-	rate = rcc_line_rate_bps(&p, 0);
-	rcc_qp_init(&qp, rate);
-	while (in.left && runs < 100000) {
+	c.rate = rcc_line_rate_bps(&p, 0);
+	rcc_qp_init(&qp, c.rate);
+	while (in.left && c.runs < 100000) {
 		u32 op = take(&in, 1);
 		u32 arg = take(&in, 2);
+		struct rcc_event ev = { 0 };
 
 		/* time moves first; events at a run's time precede the run */
 		switch (op & 3) {
@@ -117,23 +139,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		default:
 			break;
 		}
-		while (qp.congested && qp.next_run_ns < t) {
-			rcc_run(&qp, &p, rate, &rep);
-			check_invariants(&qp, &p, rate, &rep, t0);
-			runs++;
-		}
+		ev.t_ns = t;
 		if (op & 4) {
-			if (rcc_cnp(&qp, &p, rate, t)) {
-				t0 = t;
-				rcc_run(&qp, &p, rate, &rep);
-				check_invariants(&qp, &p, rate, &rep, t0);
-				if (rep.action != RCC_ACT_FR_CUT)
-					fail("an episode starts with fr_cut", &qp);
-				runs++;
-			}
+			ev.kind = RCC_EV_CNP;
 		} else {
-			rcc_tx(&qp, op & 8 ? arg : (u64)arg << 20);
+			ev.kind = RCC_EV_TX;
+			ev.npkts = op & 8 ? arg : (u64)arg << 20;
 		}
+		rcc_event(&qp, &p, c.rate, &ev, check_run, &c);
 	}
 	return 0;
 }

@@ -52,22 +52,22 @@ void rp_start(struct sim *s, struct flow *f)
 	}
 }
 
-/* Runs of the loop due at or before now, as the module's hrtimer does. */
-static void rcc_catch_up(struct sim *s, struct flow *f)
+/* An event to the rdma_cc core, in the core's own order (rcc_event()). */
+static void rcc_sim_event(struct sim *s, struct flow *f,
+			  enum rcc_event_kind kind, u64 npkts)
 {
-	struct rcc_qp *qp = &f->rp.rcc;
+	struct rcc_event ev = {
+		.t_ns = s->now / PS_PER_NS, .npkts = npkts, .kind = kind,
+	};
 
-	while (qp->congested && qp->next_run_ns * PS_PER_NS <= s->now)
-		rcc_run(qp, &s->cfg->rcc, line_bps(s), NULL);
+	rcc_event(&f->rp.rcc, &s->cfg->rcc, line_bps(s), &ev, NULL, NULL);
 }
 
 void rp_cnp(struct sim *s, struct flow *f)
 {
 	switch (f->rp.kind) {
 	case RP_RDMA_CC:
-		if (rcc_cnp(&f->rp.rcc, &s->cfg->rcc, line_bps(s),
-			    s->now / PS_PER_NS))
-			rcc_run(&f->rp.rcc, &s->cfg->rcc, line_bps(s), NULL);
+		rcc_sim_event(s, f, RCC_EV_CNP, 0);
 		break;
 	case RP_DCQCN:
 		dcqcn_cnp(&f->rp.dcqcn, &s->cfg->dcqcn,
@@ -82,7 +82,7 @@ void rp_sent(struct sim *s, struct flow *f, u32 bytes)
 {
 	switch (f->rp.kind) {
 	case RP_RDMA_CC:
-		rcc_tx(&f->rp.rcc, 1);
+		rcc_sim_event(s, f, RCC_EV_TX, 1);
 		break;
 	case RP_DCQCN:
 		dcqcn_sent(&f->rp.dcqcn, &s->cfg->dcqcn,
@@ -97,7 +97,9 @@ void rp_timer(struct sim *s, struct flow *f)
 {
 	switch (f->rp.kind) {
 	case RP_RDMA_CC:
-		rcc_catch_up(s, f);
+		/* the runs due now, as the module's hrtimer makes them */
+		rcc_advance(&f->rp.rcc, &s->cfg->rcc, line_bps(s),
+			    s->now / PS_PER_NS, NULL, NULL);
 		break;
 	case RP_DCQCN:
 		dcqcn_timer(&f->rp.dcqcn, &s->cfg->dcqcn,

@@ -115,6 +115,28 @@ static void line_rate_resolution(void)
 	EXPECT(rcc_line_rate_bps(&p, 25000000000ULL) == 400000000000ULL);
 }
 
+/* The last run rcc_event() made, and how many it made. */
+static struct rcc_report last_rep;
+static unsigned int nr_reps;
+
+static void keep_report(void *ctx, const struct rcc_report *rep)
+{
+	(void)ctx;
+	last_rep = *rep;
+	nr_reps++;
+}
+
+static bool ev_at(struct rcc_qp *qp, const struct rcc_params *p, u64 r,
+		  enum rcc_event_kind kind, u64 t, u64 n)
+{
+	struct rcc_event ev = { .t_ns = t, .npkts = n, .kind = kind };
+
+	return rcc_event(qp, p, r, &ev, keep_report, NULL);
+}
+
+#define cnp_at(qp, p, r, t)	ev_at(qp, p, r, RCC_EV_CNP, t, 0)
+#define tx_at(qp, p, r, t, n)	ev_at(qp, p, r, RCC_EV_TX, t, n)
+
 static void counters_saturate(void)
 {
 	struct rcc_params p;
@@ -122,16 +144,18 @@ static void counters_saturate(void)
 
 	rcc_params_default(&p);
 	rcc_qp_init(&qp, 1000000000ULL);
-	rcc_tx(&qp, 5);
+	tx_at(&qp, &p, 1000000000ULL, 0, 5);
 	EXPECT(qp.pkts == 0);		/* not congested: ignored */
-	EXPECT(rcc_cnp(&qp, &p, 1000000000ULL, 10));
-	EXPECT(!rcc_cnp(&qp, &p, 1000000000ULL, 10));
+	EXPECT(cnp_at(&qp, &p, 1000000000ULL, 10));
+	/* run 0 cleared the counts; the same-time CNP comes after it */
+	EXPECT(!cnp_at(&qp, &p, 1000000000ULL, 10));
+	EXPECT(!cnp_at(&qp, &p, 1000000000ULL, 10));
 	EXPECT(qp.cnp == 2);
-	rcc_tx(&qp, ~0ULL);
-	rcc_tx(&qp, 5);
+	tx_at(&qp, &p, 1000000000ULL, 10, ~0ULL);
+	tx_at(&qp, &p, 1000000000ULL, 10, 5);
 	EXPECT(qp.pkts == ~0ULL);
 	qp.cnp = ~0U;
-	EXPECT(!rcc_cnp(&qp, &p, 1000000000ULL, 10));
+	EXPECT(!cnp_at(&qp, &p, 1000000000ULL, 10));
 	EXPECT(qp.cnp == ~0U);
 }
 
@@ -146,11 +170,11 @@ static void report_flags_and_schedule(void)
 	p.minimum_rate_percent = 60;
 	p.control_interval_ns = 3001;
 	rcc_qp_init(&qp, r);
-	EXPECT(rcc_cnp(&qp, &p, r, 1000));
-	EXPECT(qp.next_run_ns == 1000);
-	EXPECT(rcc_run(&qp, &p, r, &rep));
-	EXPECT(rep.action == RCC_ACT_FR_CUT && rep.floor_hit);
-	EXPECT(rep.current_bps == 60000000000ULL);
+	nr_reps = 0;
+	EXPECT(cnp_at(&qp, &p, r, 1000));
+	EXPECT(nr_reps == 1 && last_rep.run == 0 && last_rep.t_ns == 1000);
+	EXPECT(last_rep.action == RCC_ACT_FR_CUT && last_rep.floor_hit);
+	EXPECT(last_rep.current_bps == 60000000000ULL);
 	EXPECT(qp.next_run_ns == 1000 + 1500);
 	EXPECT(rcc_run(&qp, &p, r, &rep));
 	EXPECT(rep.half == RCC_HALF_INCREASE && !rep.floor_hit);

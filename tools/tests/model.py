@@ -3,8 +3,8 @@
 
 Written from the spec's text alone, in a different shape from rate_loop.c:
 exact rational arithmetic for the estimate (fractions.Fraction), run times
-as exact rationals t0 + j*T/2, and the event/run ordering decided by
-comparing those exactly.  The tests compare rdma-cc-replay's CSV with it.
+t0 + floor(j*T/2) computed from j directly (not by adding gaps), and the
+event/run ordering decided by comparing those.  The tests compare rdma-cc-replay's CSV with it.
 """
 from fractions import Fraction
 import math
@@ -61,7 +61,7 @@ class Model:
         self.rows = []
 
     def run_time(self, j):
-        return self.t0 + Fraction(j * self.T, 2)
+        return self.t0 + (j * self.T) // 2
 
     def cnp(self, t):
         if self.congested:
@@ -84,7 +84,9 @@ class Model:
             self.cnt_pkts += n
 
     def halfway(self):
-        self.rc = (self.rc + self.rt) // 2
+        # rounded toward the target: up when rising, down when falling
+        s = self.rc + self.rt
+        self.rc = -(-s // 2) if self.rt > self.rc else s // 2
 
     def increase(self):
         if self.k < self.F:
@@ -126,14 +128,14 @@ class Model:
                 action = self.increase()
             else:
                 self.h += 1
-                if self.h == self.N + 1:
+                if self.h >= self.N + 1:
                     action = self.increase()
                     self.h = 0
             if action != "none" and self.R - self.rc <= self.E:
                 self.rc = self.R
                 self.congested = False
         self.rows.append(Row(
-            t_ns=math.floor(self.run_time(self.j)), half=half, cnp=cnp,
+            t_ns=self.run_time(self.j), half=half, cnp=cnp,
             pkts=pkts, estimate=self.a, current=self.rc, target=self.rt,
             recovery=self.k, action=action, congested=int(self.congested)))
         self.j += 1

@@ -363,14 +363,171 @@ def edge_minimum_percent_100_pins_the_rate():
     check(rows[1]["congested"] == 0, "first increase ends the episode")
 
 
+def increases_to_end(o):
+    """The spec's bound: increases a calm QP needs at most before its
+    episode ends (F + 1 fast recovery, ceil((R - floor) / step) additive,
+    45 halvings)."""
+    p = dict(model.DEFAULTS)
+    p.update(o)
+    Rb = R(p)
+    floor = Rb * p["minimum_rate_percent"] // 100
+    step = Rb * (100 - p["initial_target_rate_percent"]) // (
+        100 * p["number_active_increase_steps"])
+    ai = 0 if step == 0 else -(-(Rb - floor) // step)
+    return p["fast_recovery_attempt"] + 1 + ai + 45
+
+
+def runs_to_end(o):
+    """Runs after the last CNP within which the episode must have ended:
+    the half that saw the CNP may not increase, then every increase half
+    of a calm stretch increases."""
+    return 2 * (increases_to_end(o) + 2)
+
+
+def check_ends_after_calm(o, rows, last_cnp_t, ctx):
+    """After the last CNP the episode ended within the bound, on an
+    increase, at line rate, and no run came after it."""
+    after = [r for r in rows if r["t"] >= last_cnp_t]
+    ends = [i for i, r in enumerate(after) if r["congested"] == 0]
+    check(ends, "%s: the episode never ended (%d runs after the last CNP)"
+          % (ctx, len(after)))
+    i = ends[0]
+    check(i + 1 <= runs_to_end(o), "%s: ended after %d runs, bound %d"
+          % (ctx, i + 1, runs_to_end(o)))
+    check(after[i]["rc"] == R(o) and after[i]["half"] == "increase",
+          "%s: ends by an increase at R: %s" % (ctx, after[i]))
+    check(i == len(after) - 1, "%s: a run after the episode ended: %s"
+          % (ctx, after[i + 1:i + 2]))
+
+
 @test
-def edge_margin_zero_never_ends_below_line_rate():
+def edge_margin_zero_ends_at_line_rate():
     o = dict(data_rate_mbps=1000, control_interval_ns=2000,
              line_rate_margin_mbps=0)
     rows = replay_rows(o, "0 cnp\n2000000 end\n")
-    check(all(r["congested"] == 1 for r in rows),
-          "margin 0: halfway rounding down never reaches R exactly")
-    check(rows[-1]["rc"] == R(o) - 1, "rate settles 1 bit/s below R")
+    check_ends_after_calm(o, rows, -1, "margin 0 at 1 Gbit/s")
+    check(rows[-2]["rc"] < R(o), "the last run before the end is below R")
+
+
+@test
+def edge_margin_zero_one_cnp_at_400g_ends():
+    # the case of the contract's 2026-12-03 change: one CNP, 400 Gbit/s
+    o = dict(data_rate_mbps=400000, line_rate_margin_mbps=0)
+    rows = replay_rows(o, "0 cnp\n1000000000 end\n")
+    check_ends_after_calm(o, rows, -1, "margin 0 at 400 Gbit/s")
+    check(len(rows) < 200, "ended in %d runs" % len(rows))
+
+
+@test
+def edge_margin_above_line_rate_first_increase_ends():
+    o = dict(data_rate_mbps=1000, control_interval_ns=2000,
+             line_rate_margin_mbps=10_000_000)
+    rows = replay_rows(o, "0 cnp\n500 cnp\n1000 cnp\n9000 end\n")
+    # the half at 1000 saw CNPs: no increase, and the reduction at 2000
+    # still counts them (only reductions clear the counts); the calm
+    # increase at 3000 ends the episode
+    check([r["action"] for r in rows] == ["fr_cut", "none", "fr_cut",
+                                          "fr_inc"],
+          "actions: %s" % [r["action"] for r in rows])
+    check(rows[-1]["congested"] == 0 and rows[-1]["rc"] == R(o),
+          "ended at R: %s" % rows[-1])
+
+
+@test
+def odd_intervals_run_on_whole_nanoseconds():
+    for T in (2001, 2003, 45001, 99_999_999):
+        o = dict(data_rate_mbps=100000, control_interval_ns=T,
+                 line_rate_margin_mbps=0)
+        # CNPs exactly on odd runs' times and one just after
+        ev = "7 cnp\n%d cnp\n%d cnp\n%d end\n" % (
+            7 + T // 2, 7 + (3 * T) // 2 + 1, 7 + 12 * T)
+        rows = replay_rows(o, ev)
+        for j, r in enumerate(rows):
+            check(r["t"] == 7 + (j * T) // 2, "T=%d run %d at %d, not %d"
+                  % (T, j, r["t"], 7 + (j * T) // 2))
+        check(rows[1]["cnp"] == 1, "T=%d: a CNP at run 1's time is "
+              "counted by run 1" % T)
+        check(rows[3]["cnp"] == 0 and rows[4]["cnp"] == 1,
+              "T=%d: a CNP 1 ns after run 3 counts in run 4" % T)
+
+
+@test
+def events_exactly_on_run_times():
+    o = dict(data_rate_mbps=10000, control_interval_ns=2000)
+    # tx and CNP on every run's time: each counts in that very run
+    ev = ["0 cnp", "0 tx 3", "0 cnp"]
+    for j in range(1, 9):
+        ev += ["%d tx %d" % (j * 1000, j), "%d cnp" % (j * 1000)]
+    rows = replay_rows(o, "\n".join(ev + ["8000 end"]) + "\n")
+    check(rows[0]["cnp"] == 1 and rows[0]["pkts"] == 0,
+          "run 0 sees only the CNP that started the episode: %s" % rows[0])
+    check(rows[1]["cnp"] == 2 and rows[1]["pkts"] == 4,
+          "same-time events after run 0 count in run 1: %s" % rows[1])
+    for j in range(2, 9):
+        r = rows[j]
+        # only reductions clear the counts: a reduction sees its own
+        # events and the previous increase's
+        # (run 2 also sees the CNP and 3 packets that came at 0, after run 0)
+        want = (2, j + j - 1) if j % 2 == 0 else (1, j)
+        if j == 2:
+            want = (3, 6)
+        check((r["cnp"], r["pkts"]) == want and r["t"] == j * 1000,
+              "run %d: %s, want cnp,pkts=%s" % (j, r, want))
+
+
+@test
+def each_range_end_matches_the_model_and_ends():
+    storm = [(0, "cnp", 0)]
+    for i in range(1, 40):
+        storm += [(i * 1300, "tx", 7), (i * 1300 + 1, "cnp", 0)]
+    for name, (lo, hi) in model.RANGES.items():
+        for v in (lo, hi):
+            o = dict(data_rate_mbps=100000, control_interval_ns=2000)
+            o[name] = v
+            if name == "control_interval_ns" and v == hi:
+                continue   # covered below with a trace scaled to T
+            last = storm[-1][0]
+            end = last + (runs_to_end(o) + 4) * o["control_interval_ns"]
+            ev = storm + [(end, "end", 0)]
+            got = replay_rows(o, trace_text(ev))
+            compare_rows(got, model.replay(o, ev), "%s=%d" % (name, v))
+            check_ends_after_calm(o, got, last, "%s=%d" % (name, v))
+    o = dict(data_rate_mbps=100000, control_interval_ns=100_000_000)
+    ev = [(0, "cnp", 0), (50_000_000, "cnp", 0), (10**12, "end", 0)]
+    got = replay_rows(o, trace_text(ev))
+    compare_rows(got, model.replay(o, ev), "T at its maximum")
+    check_ends_after_calm(o, got, 50_000_000, "T at its maximum")
+
+
+@test
+def all_parameters_at_their_ends_end_every_episode():
+    rng = random.Random(1203)
+    names = list(model.RANGES)
+    for case in range(60):
+        o = {n: rng.choice(model.RANGES[n]) for n in names}
+        o["control_interval_ns"] = rng.choice([2000, 2001, 3333, 45001])
+        T = o["control_interval_ns"]
+        ev = [(rng.randint(0, T), "cnp", 0)]
+        t = ev[0][0]
+        for _ in range(rng.randint(1, 60)):
+            t += rng.choice([0, T // 2, (T + 1) // 2, T, rng.randint(1, 3 * T)])
+            ev.append((t, rng.choice(["cnp", "tx"]), rng.randint(1, 9)))
+        last = max([e[0] for e in ev if e[1] == "cnp"])
+        ev.append((t + (runs_to_end(o) + 4) * T, "end", 0))
+        got = replay_rows(o, trace_text(ev))
+        compare_rows(got, model.replay(o, ev), "ends case %d %s" % (case, o))
+        check_ends_after_calm(o, got, last, "ends case %d %s" % (case, o))
+
+
+@test
+def long_calm_after_a_storm_ends_the_episode():
+    o = dict(data_rate_mbps=400000, line_rate_margin_mbps=0,
+             num_control_loops_per_increase=1000)
+    ev = [(i * 9000, "cnp", 0) for i in range(3000)]
+    last = ev[-1][0]
+    ev.append((last + 10**10, "end", 0))
+    rows = replay_rows(o, trace_text(ev))
+    check_ends_after_calm(o, rows, last, "storm of 3000 CNPs, then calm")
 
 
 @test
