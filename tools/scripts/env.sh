@@ -85,7 +85,8 @@ rcc_linux_source() {
 	if [ ! -e "$dest/.rdma_cc-unpacked" ]; then
 		rcc_apt_install linux-source-6.1 xz-utils
 		local tarball
-		tarball=$(ls /usr/src/linux-source-6.1*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+		# exactly 6.1: linux-source-6.1* would also match 6.12's tarball
+		tarball=$(ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.1.[0-9]*.tar.xz 2>/dev/null | sort -V | tail -n 1)
 		[ -n "$tarball" ] || rcc_die "linux-source-6.1 tarball not found in /usr/src"
 		rcc_log "unpacking $tarball into $dest"
 		rm -rf "$dest" "$dest.tmp"
