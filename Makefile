@@ -6,7 +6,8 @@
 #   make check      run every test; ends with "N passed, N failed"
 #
 # Other targets: modules, tools, kunit, kunit-debug, rxe, demo, bench,
-# bench-module, install, clean.  KDIR=... builds against another kernel tree.
+# bench-module, install, clean.  KVER=6.1, 6.12 or 6.12-rt picks a supported
+# kernel; KDIR=... builds against any other kernel tree.
 
 SCRIPTS := $(CURDIR)/tools/scripts
 

@@ -12,6 +12,7 @@
 
 #include <linux/tracepoint.h>
 
+#include "compat.h"
 #include "rate_loop.h"
 
 TRACE_EVENT(run,
@@ -32,7 +33,7 @@ TRACE_EVENT(run,
 			     __field(u8, action)
 			     __field(bool, floor_hit)
 			     __field(bool, congested)),
-	    TP_fast_assign(__assign_str(dev, dev);
+	    TP_fast_assign(rcc_assign_str(dev, dev);
 			   __entry->qpn = qpn;
 			   __entry->t_ns = rep->t_ns;
 			   __entry->late_ns = late_ns;
@@ -71,7 +72,7 @@ TRACE_EVENT(episode_start,
 			     __field(u64, t_ns)
 			     __field(u64, line_rate_bps)
 			     __field(u64, step_bps)),
-	    TP_fast_assign(__assign_str(dev, dev);
+	    TP_fast_assign(rcc_assign_str(dev, dev);
 			   __entry->qpn = qpn;
 			   __entry->t_ns = t_ns;
 			   __entry->line_rate_bps = line_rate_bps;
@@ -90,7 +91,7 @@ TRACE_EVENT(episode_end,
 			     __field(u64, t_ns)
 			     __field(u64, duration_ns)
 			     __field(bool, recovered)),
-	    TP_fast_assign(__assign_str(dev, dev);
+	    TP_fast_assign(rcc_assign_str(dev, dev);
 			   __entry->qpn = qpn;
 			   __entry->t_ns = t_ns;
 			   __entry->duration_ns = duration_ns;

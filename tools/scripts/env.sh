@@ -35,13 +35,70 @@ rcc_apt_install() {
 		"${missing[@]}" >&2 || rcc_die "apt-get install ${missing[*]} failed"
 }
 
+# The kernels rdma_cc supports, by line: 6.1 (Debian 12's kernel), 6.12 and
+# 6.12-rt (Debian 12's 6.12 LTS, generic and PREEMPT_RT).  KVER=LINE, or
+# KVER=RELEASE (uname -r of an installed kernel), picks the kernel to build
+# against; KDIR=TREE picks a build tree directly.
+RCC_KERNEL_LINES="6.1 6.12 6.12-rt"
+
+# rcc_line_headers LINE: newest installed Debian headers of LINE, or nothing.
+rcc_line_headers() {
+	local re
+	case $1 in
+	6.1) re='6\.1\.0-[0-9]+-amd64' ;;
+	6.12) re='6\.12\.[0-9]+\+deb12-amd64' ;;
+	6.12-rt) re='6\.12\.[0-9]+\+deb12-rt-amd64' ;;
+	*) return 1 ;;
+	esac
+	local d
+	for d in /usr/src/linux-headers-*; do
+		[[ ${d#/usr/src/linux-headers-} =~ ^$re$ ]] && echo "$d"
+	done | sort -V | tail -n 1
+}
+
+# rcc_line_deps LINE: the deps.sh group that installs LINE's headers.
+rcc_line_deps() {
+	case $1 in
+	6.1) echo module ;;
+	6.12|6.12-rt) echo k6.12 ;;
+	esac
+}
+
+# rcc_kver_kdir KVER: the build tree of KVER (a line or a release); installs
+# a line's headers when missing.
+rcc_kver_kdir() {
+	local kver=$1 d
+	case " $RCC_KERNEL_LINES " in
+	*" $kver "*)
+		d=$(rcc_line_headers "$kver")
+		if [ -z "$d" ]; then
+			bash "$(dirname "${BASH_SOURCE[0]}")/deps.sh" \
+				"$(rcc_line_deps "$kver")" >&2 || return 1
+			d=$(rcc_line_headers "$kver")
+		fi
+		[ -n "$d" ] || rcc_die "KVER=$kver: no headers of the $kver line installed"
+		echo "$d"
+		return
+		;;
+	esac
+	for d in "/lib/modules/$kver/build" "/usr/src/linux-headers-$kver"; do
+		[ -e "$d/Makefile" ] && { echo "$d"; return; }
+	done
+	rcc_die "KVER=$kver: not a kernel line ($RCC_KERNEL_LINES) and no build tree in /lib/modules/$kver/build or /usr/src/linux-headers-$kver"
+}
+
 # rcc_kdir: print the kernel build tree to build modules against.
-# KDIR wins; then the running kernel's build tree; then the newest
-# installed Debian linux-headers-6.1.0-*-amd64 (installed when missing).
+# KDIR wins; then KVER; then the running kernel's build tree; then the
+# newest installed Debian linux-headers-6.1.0-*-amd64 (installed when
+# missing).
 rcc_kdir() {
 	if [ -n "${KDIR:-}" ]; then
 		[ -e "$KDIR/Makefile" ] || rcc_die "KDIR=$KDIR has no Makefile"
 		echo "$KDIR"
+		return
+	fi
+	if [ -n "${KVER:-}" ]; then
+		rcc_kver_kdir "$KVER"
 		return
 	fi
 	local running
@@ -62,7 +119,34 @@ rcc_kdir() {
 
 # rcc_debian_headers: newest /usr/src/linux-headers-6.1.0-N-amd64, or nothing.
 rcc_debian_headers() {
-	ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -n 1
+	rcc_line_headers 6.1
+}
+
+# rcc_kernel_line KDIR: the line (6.1, 6.12, 6.12-rt) of the kernel KDIR is
+# for, from its release; nothing for another kernel.
+rcc_kernel_line() {
+	local r
+	r=$(rcc_kernel_release "$1")
+	case $r in
+	6.1.*) echo 6.1 ;;
+	6.12.*-rt-*|6.12.*-rt) echo 6.12-rt ;;
+	6.12.*) echo 6.12 ;;
+	esac
+}
+
+# rcc_check_kernels: the kernel lines the test suites cover, in order:
+# $RCC_CHECK_KERNELS, else every supported line.
+rcc_check_kernels() {
+	echo "${RCC_CHECK_KERNELS:-$RCC_KERNEL_LINES}"
+}
+
+# rcc_moddir: where rdma_cc's modules are built: $RCC_MODDIR (a directory
+# of links to the checkout's sources, for a build per kernel), else the
+# checkout itself.
+rcc_moddir() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	echo "${RCC_MODDIR:-$top}"
 }
 
 # rcc_kernel_release: the release (uname -r) of the kernel the headers in $1
@@ -77,17 +161,26 @@ rcc_kernel_release() {
 	echo "$r"
 }
 
-# rcc_linux_source: print the path of Debian's linux-source-6.1, unpacked
-# into the cache (once).  The tree is never modified in place by callers
-# that need it pristine: copy what you patch.
+# rcc_linux_source [LINE]: print the path of Debian's linux-source-6.1 (or
+# linux-source-LINE: 6.1, 6.12), unpacked into the cache (once).  The tree
+# is never modified in place by callers that need it pristine: copy what
+# you patch.
 rcc_linux_source() {
-	local dest=$RDMA_CC_CACHE/linux-source-6.1
+	local line=${1:-6.1}
+	line=${line%-rt}
+	local dest=$RDMA_CC_CACHE/linux-source-$line
 	if [ ! -e "$dest/.rdma_cc-unpacked" ]; then
-		rcc_apt_install linux-source-6.1 xz-utils
+		case $line in
+		6.1) rcc_apt_install linux-source-6.1 xz-utils ;;
+		6.12) bash "$(dirname "${BASH_SOURCE[0]}")/deps.sh" k6.12 >&2 ||
+			rcc_die "deps.sh k6.12 failed" ;;
+		*) rcc_die "no linux-source for kernel line $line" ;;
+		esac
 		local tarball
-		# exactly 6.1: linux-source-6.1* would also match 6.12's tarball
-		tarball=$(ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.1.[0-9]*.tar.xz 2>/dev/null | sort -V | tail -n 1)
-		[ -n "$tarball" ] || rcc_die "linux-source-6.1 tarball not found in /usr/src"
+		tarball=$(ls /usr/src/linux-source-"$line".tar.xz \
+			     /usr/src/linux-source-"$line".[0-9]*.tar.xz 2>/dev/null |
+			  sort -V | tail -n 1)
+		[ -n "$tarball" ] || rcc_die "linux-source-$line tarball not found in /usr/src"
 		rcc_log "unpacking $tarball into $dest"
 		rm -rf "$dest" "$dest.tmp"
 		mkdir -p "$dest.tmp"

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh [--debug] [--json FILE] - build and run rdma_cc's KUnit suites
-# on UML (make kunit, make kunit-debug).
+# kunit.sh [--debug] [--kernel LINE] [--json FILE] - build and run rdma_cc's
+# KUnit suites on UML (make kunit, make kunit-debug).
 #
-# Debian's linux-source-6.1 is unpacked once into the cache (rcc_linux_source)
+# --kernel LINE picks the kernel: 6.1 (the default, Debian's
+# linux-source-6.1) or 6.12 (linux-source-6.12); KVER=6.12 does the same.
+# The source is unpacked once into the cache (rcc_linux_source)
 # and left untouched: the tests run in a hard-linked copy of it,
-# $RDMA_CC_CACHE/kunit-src, where drivers/Kconfig and drivers/Makefile are
-# replaced (never edited in place: the links share content with the pristine
+# $RDMA_CC_CACHE/kunit-src (kunit-src-6.12 for 6.12), where drivers/Kconfig
+# and drivers/Makefile are replaced (never edited in place: the links share content with the pristine
 # tree) to take in drivers/rdma_cc/, which holds symlinks to the repo's
 # rdma_cc/*.[ch] and kunit/*.[ch].  Build output stays in
-# $RDMA_CC_CACHE/kunit-build (or kunit-build-debug) for fast reruns.
+# $RDMA_CC_CACHE/kunit-build (or kunit-build-debug; -6.12 appended for
+# 6.12) for fast reruns.
 #
 # --debug adds KASAN, lockdep (PROVE_LOCKING), debug objects for timers
 # and hrtimers (6.1's DEBUG_OBJECTS_TIMERS covers both; there is no
@@ -23,18 +26,27 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 debug=0
 json=
+line=${KVER:-6.1}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--debug) debug=1 ;;
 	--json) json=${2:?--json needs a file}; shift ;;
-	*) rcc_die "kunit.sh: unknown option '$1' (--debug, --json FILE)" ;;
+	--kernel) line=${2:?--kernel needs a kernel line (6.1, 6.12)}; shift ;;
+	*) rcc_die "kunit.sh: unknown option '$1' (--debug, --kernel LINE, --json FILE)" ;;
 	esac
 	shift
 done
+# UML is built from source: the RT flavour is the same source tree, and a
+# release (6.12.118+deb12-amd64) names its line.
+case $line in
+6.1|6.1.*) line=6.1 sfx= ;;
+6.12|6.12-rt|6.12.*) line=6.12 sfx=-6.12 ;;
+*) rcc_die "kunit.sh: --kernel $line: KUnit runs on 6.1 or 6.12" ;;
+esac
 
 "$top/tools/scripts/deps.sh" kunit
-src=$(rcc_linux_source)
-tree=$RDMA_CC_CACHE/kunit-src
+src=$(rcc_linux_source "$line")
+tree=$RDMA_CC_CACHE/kunit-src$sfx
 
 # The copy: hard links, remade when the pristine tree was unpacked anew.
 if [ ! -e "$tree/.rdma_cc-kunit" ] || [ "$src/.rdma_cc-unpacked" -nt "$tree/.rdma_cc-kunit" ]; then
@@ -65,11 +77,11 @@ ln -s "$top/kunit/Kbuild.uml" "$d/Makefile"
 for f in "$top"/rdma_cc/*.[ch]; do ln -s "$f" "$d/rdma_cc/"; done
 for f in "$top"/kunit/*.[ch]; do ln -s "$f" "$d/kunit/"; done
 
-build=$RDMA_CC_CACHE/kunit-build
+build=$RDMA_CC_CACHE/kunit-build$sfx
 args=(--arch=um --kunitconfig="$top/kunit/rdma_cc.kunitconfig"
       --jobs="${RCC_JOBS:-2}" --timeout="${RCC_KUNIT_TIMEOUT:-900}")
 if [ "$debug" = 1 ]; then
-	build=$RDMA_CC_CACHE/kunit-build-debug
+	build=$RDMA_CC_CACHE/kunit-build-debug$sfx
 	for opt in DEBUG_KERNEL=y KASAN=y PROVE_LOCKING=y DEBUG_OBJECTS=y \
 		   DEBUG_OBJECTS_TIMERS=y DEBUG_OBJECTS_FREE=y \
 		   DEBUG_OBJECTS_RCU_HEAD=y UBSAN=y; do
