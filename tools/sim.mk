@@ -7,7 +7,7 @@
 # Included before the Makefile's own "all": keep "all" the default goal.
 .DEFAULT_GOAL := all
 
-SIM_SRCS := sim/main.c sim/options.c sim/net.c sim/rp.c sim/dcqcn.c \
+SIM_SRCS := sim/main.c sim/options.c sim/net.c sim/topo.c sim/rp.c sim/dcqcn.c \
 	    sim/eventq.c sim/stats.c
 SIM_HDRS := $(wildcard sim/*.h) $(wildcard ../rdma_cc/*.h)
 SIM_CORE := ../rdma_cc/rate_loop.c ../rdma_cc/params.c

@@ -52,7 +52,7 @@ plot() {
 		for cc in rdma_cc dcqcn none; do
 			lines=""
 			for ((i = 0; i < shown; i++)); do
-				lines+="'$tmp/$name-$cc.csv' every 10 using 1:$((6 + i)) with lines title 'flow $i', "
+				lines+="'$tmp/$name-$cc.csv' every 10 using 1:$((7 + i)) with lines title 'flow $i', "
 			done
 			echo "set title '$cc'"
 			echo "plot $lines '$tmp/$name-$cc.csv' every 10 using 1:(\$2/1000) axes x1y2 with lines lc rgb 'black' title 'queue'"

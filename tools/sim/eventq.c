@@ -44,14 +44,16 @@ void eventq_free(struct eventq *q)
 }
 
 int eventq_push(struct eventq *q, u64 t_ps, enum ev_kind kind,
-		u32 flow, u32 arg, bool ce)
+		u32 target, u32 arg, const struct pkt *p)
 {
 	struct event ev = {
-		.t_ps = t_ps, .flow = flow, .arg = arg, .kind = kind, .ce = ce,
+		.t_ps = t_ps, .target = target, .arg = arg, .kind = kind,
 		.seq = (ev_class(kind) << 62) | q->next_seq++,
 	};
 	u32 i;
 
+	if (p)
+		ev.p = *p;
 	if (q->len == q->cap) {
 		struct event *h = realloc(q->heap, sizeof(*h) * q->cap * 2);
 

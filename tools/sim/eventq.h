@@ -11,25 +11,40 @@
 #include <stdbool.h>
 #include "portable.h"
 
+typedef unsigned short u16;
+
 enum ev_kind {
 	EV_FLOW_START,
 	EV_FLOW_STOP,
-	EV_TX,		/* a sender may send its next packet */
-	EV_SW_ARRIVE,	/* a packet reaches the switch */
-	EV_SW_DEPART,	/* the egress port finished sending a packet */
-	EV_RX_ARRIVE,	/* a packet reaches the receiver */
-	EV_CNP,		/* a CNP reaches its sender */
+	EV_TX,		/* the pacer lets a QP send its next packet */
+	EV_PORT_DONE,	/* a port finished sending a packet */
+	EV_ARRIVE,	/* a packet reaches the port at a link's end */
+	EV_PFC,		/* a PFC frame reaches the port it pauses */
+	EV_RTO,		/* a sender's retransmit timer */
 	EV_RP_TIMER,	/* a reaction point's own timer (rdma_cc: a run) */
 	EV_SAMPLE,	/* time series and statistics tick */
+};
+
+/* A packet: in events and port queues. */
+enum pkt_type { PKT_DATA, PKT_ACK, PKT_NAK, PKT_CNP };
+#define PKT_CE		1	/* ECN congestion experienced */
+
+struct pkt {
+	u32 flow;
+	u32 psn;	/* data: its PSN; ACK/NAK: the receiver's expected PSN */
+	u32 in_port;	/* global id of the ingress port at this switch */
+	u16 bytes;
+	u8 type;
+	u8 flags;
 };
 
 struct event {
 	u64 t_ps;
 	u64 seq;	/* class in the top bits, then insertion order */
-	u32 flow;
-	u32 arg;	/* packet bytes, or a generation number */
+	u32 target;	/* a flow or a port */
+	u32 arg;	/* a generation number, or PFC on/off */
+	struct pkt p;
 	u8 kind;	/* enum ev_kind */
-	bool ce;
 };
 
 struct eventq {
@@ -42,7 +57,7 @@ int eventq_init(struct eventq *q, u32 cap);
 void eventq_free(struct eventq *q);
 /* Returns -1 when out of memory. */
 int eventq_push(struct eventq *q, u64 t_ps, enum ev_kind kind,
-		u32 flow, u32 arg, bool ce);
+		u32 target, u32 arg, const struct pkt *p);
 bool eventq_pop(struct eventq *q, struct event *ev);
 
 #endif /* RCC_SIM_EVENTQ_H */

@@ -30,7 +30,7 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 		   struct result *r)
 {
 	struct sim s;
-	FILE *csv = NULL;
+	FILE *csv = NULL, *fct = NULL, *trace = NULL, *ports = NULL;
 	double t0;
 	int rc;
 
@@ -44,15 +44,46 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 			perror(path);
 			return -1;
 		}
+		snprintf(path, sizeof(path), "%s/%s-%s-fct.csv", o->out_dir,
+			 o->name, rp_kind_name(kind));
+		fct = fopen(path, "w");
+		if (!fct) {
+			perror(path);
+			fclose(csv);
+			return -1;
+		}
+		fprintf(fct, "flow,src,dst,bytes,start_us,fct_us,ideal_us,slowdown\n");
+		snprintf(path, sizeof(path), "%s/%s-%s-ports.csv", o->out_dir,
+			 o->name, rp_kind_name(kind));
+		ports = fopen(path, "w");
+		if (o->cfg.trace_flow != SIM_NONE) {
+			snprintf(path, sizeof(path), "%s/%s-%s-trace.csv",
+				 o->out_dir, o->name, rp_kind_name(kind));
+			trace = fopen(path, "w");
+			if (trace)
+				fprintf(trace, "t_us,event,psn,kind\n");
+		}
+		if (!ports || (o->cfg.trace_flow != SIM_NONE && !trace)) {
+			perror(path);
+			return -1;
+		}
 	}
 	t0 = wall_now();
-	rc = sim_run(&s, &o->cfg, kind, csv);
+	rc = sim_run(&s, &o->cfg, kind, csv, fct, trace);
 	if (!rc)
 		stats_summary(&s, &r->sum);
+	if (!rc && ports)
+		sim_write_ports(&s, ports);
 	r->wall_s = wall_now() - t0;
 	r->kind = kind;
 	sim_free(&s);
 	if (csv && fclose(csv))
+		rc = -1;
+	if (fct && fclose(fct))
+		rc = -1;
+	if (ports && fclose(ports))
+		rc = -1;
+	if (trace && fclose(trace))
 		rc = -1;
 	if (rc)
 		fprintf(stderr, "rdma-cc-sim: %s: out of memory or I/O error\n",
@@ -78,32 +109,39 @@ static void fmt_converge(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.0f", v);
 }
 
-#define NMETRICS 14
+#define NMETRICS 20
 
 static const char * const metric_names[NMETRICS] = {
 	"util_pct", "queue_p50_kb", "queue_p99_kb", "queue_max_kb", "drops",
 	"marks", "cnps", "jain", "converge_us", "fct_mean_us", "fct_p99_us",
-	"unfinished", "goodput_gbps", "pkts",
+	"unfinished", "goodput_gbps", "pkts", "pfc_pauses", "retransmits",
+	"timeouts", "fct_slowdown_p50", "fct_slowdown_p99", "victim_gbps",
 };
 
-static void metric(const struct summary *m, int i, char *b, size_t n)
+static void metric(const struct sim_options *o, const struct summary *m,
+		   int i, char *b, size_t n)
 {
-	const double real[] = {
+	const double real[NMETRICS] = {
 		m->util_pct, m->q_p50_kb, m->q_p99_kb, m->q_max_kb, 0, 0, 0,
 		m->jain < 0 ? NAN : m->jain, 0, m->fct_mean_us, m->fct_p99_us,
-		0, m->goodput_gbps, 0,
+		0, m->goodput_gbps, 0, 0, 0, 0, m->slow_p50, m->slow_p99,
+		m->victim_gbps,
 	};
-	const unsigned long long count[] = {
+	const unsigned long long count[NMETRICS] = {
 		0, 0, 0, 0, m->drops, m->marks, m->cnps, 0, 0, 0, 0,
-		m->unfinished, 0, m->pkts,
+		m->unfinished, 0, m->pkts, m->pauses, m->retransmits,
+		m->timeouts,
 	};
 	static const char * const fmt[NMETRICS] = {
 		"%.1f", "%.0f", "%.0f", "%.0f", NULL, NULL, NULL, "%.3f", NULL,
-		"%.1f", "%.1f", NULL, "%.1f", NULL,
+		"%.1f", "%.1f", NULL, "%.1f", NULL, NULL, NULL, NULL, "%.2f",
+		"%.2f", "%.2f",
 	};
 
 	if (i == 8)
 		fmt_converge(b, n, m->converge_us);
+	else if (i == 14 && !o->cfg.pfc)
+		snprintf(b, n, "-");
 	else if (fmt[i])
 		fmt_num(b, n, real[i], fmt[i]);
 	else
@@ -116,8 +154,9 @@ static void print_text(const struct sim_options *o, const struct result *r,
 	char b[64];
 	int i, k;
 
-	printf("scenario %s: %u flows, link %.0f Gbit/s, %.0f us\n", o->name,
-	       o->cfg.nflows, o->cfg.link_bps / 1e9,
+	printf("scenario %s: %u flows, %u hosts, %u switches, %s, %.0f us\n",
+	       o->name, o->cfg.nflows, o->cfg.topo->nhosts, o->cfg.topo->nsw,
+	       o->cfg.pfc ? "lossless (PFC)" : "lossy",
 	       (double)o->cfg.duration_ps / PS_PER_US);
 	printf("%-14s", "metric");
 	for (k = 0; k < n; k++)
@@ -126,7 +165,7 @@ static void print_text(const struct sim_options *o, const struct result *r,
 	for (i = 0; i < NMETRICS; i++) {
 		printf("%-14s", metric_names[i]);
 		for (k = 0; k < n; k++) {
-			metric(&r[k].sum, i, b, sizeof(b));
+			metric(o, &r[k].sum, i, b, sizeof(b));
 			printf(" %12s", b);
 		}
 		putchar('\n');
@@ -148,7 +187,7 @@ static void print_csv(const struct sim_options *o, const struct result *r,
 	for (k = 0; k < n; k++) {
 		printf("%s,%s", o->name, rp_kind_name(r[k].kind));
 		for (i = 0; i < NMETRICS; i++) {
-			metric(&r[k].sum, i, b, sizeof(b));
+			metric(o, &r[k].sum, i, b, sizeof(b));
 			printf(",%s", b);
 		}
 		putchar('\n');

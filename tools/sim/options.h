@@ -20,7 +20,7 @@ struct sim_options {
 	bool header;		/* print the CSV summary header */
 	bool speed;		/* report wall-clock speed on stderr */
 	bool show_params;	/* print the controllers' parameters, exit */
-	unsigned int cap_flows;
+	unsigned int cap_flows, cap_links, cap_switches;
 };
 
 void options_default(struct sim_options *o);

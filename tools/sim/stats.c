@@ -2,16 +2,21 @@
 /*
  * stats.c - measurements of one run.
  *
- * Queue: time-weighted histogram of the egress queue (bytes waiting, not
- * counting the packet on the wire), over the time with demand (a flow has
- * bytes to send, or the queue or port is busy).  Utilisation: the time the
- * egress port spent sending over that same time.  Jain's index: over the
+ * Queue: time-weighted histogram of the watched egress port's data queue
+ * (bytes waiting, not counting the packet on the wire; the port is the
+ * switch downlink toward --watch, by default the host most flows go to),
+ * over the time with demand (a flow has bytes to send, or that queue or
+ * port is busy).  Utilisation: the time that port spent sending data over
+ * that same time.  Jain's index: over the
  * long flows active through the fairness window, from bytes delivered in
  * it.  Convergence: after the last change in the set of long flows (a join,
  * or the start), the time until every long flow's share of the bytes
  * delivered over the trailing conv_window is within conv_tol_pct of 1 / n
  * (of its fair share) and stays so to the end of the run; reported as the
- * start of the first such window, from the change.
+ * start of the first such window, from the change.  FCT slowdown: a
+ * finite flow's completion time (its start to its last byte's arrival)
+ * over the time it would take alone on the empty fabric
+ * (topo_ideal_fct_ps()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -39,12 +44,24 @@ struct stats {
 	u32 epoch_samples;
 	u64 fair_from, fair_to;
 	u64 last_sample_ps;
-	u64 last_marks, last_drops, last_cnps;	/* at the last sample */
+	u64 last_marks, last_drops, last_cnps, last_pauses;	/* last sample */
+	u32 *longs;		/* the long flows */
+	u32 nlong;
+	u32 ncsv;		/* flows with columns in the time series */
 };
+
+#define CSV_FLOWS	16
+
+static inline u64 watch_q(const struct sim *s)
+{
+	return s->ports[s->topo->watch_port].q_bytes[PRIO_DATA];
+}
 
 static bool demand(const struct sim *s)
 {
-	return s->nactive || s->q_bytes || s->port_busy;
+	const struct port *w = &s->ports[s->topo->watch_port];
+
+	return s->nactive || w->q_bytes[PRIO_DATA] || w->busy_until > s->now;
 }
 
 int stats_init(struct sim *s)
@@ -57,17 +74,28 @@ int stats_init(struct sim *s)
 	if (!st)
 		return -1;
 	s->stats = st;
-	st->bin_bytes = c->buffer_bytes / 65536;
-	if (st->bin_bytes < 64)
-		st->bin_bytes = 64;
-	st->nbins = c->buffer_bytes / st->bin_bytes + 2;
+	{
+		u64 buf = s->nodes[s->ports[s->topo->watch_port].node].buffer;
+
+		st->bin_bytes = buf / 65536;
+		if (st->bin_bytes < 64)
+			st->bin_bytes = 64;
+		st->nbins = buf / st->bin_bytes + 2;
+	}
 	st->hist = calloc(st->nbins, sizeof(*st->hist));
 	st->win = c->conv_window_ps / c->sample_ps;
 	if (st->win < 1)
 		st->win = 1;
-	st->ring = calloc((size_t)c->nflows * st->win, sizeof(*st->ring));
-	st->win_bytes = calloc(c->nflows, sizeof(*st->win_bytes));
-	if (!st->hist || !st->ring || !st->win_bytes)
+	st->longs = malloc(sizeof(*st->longs) * (c->nflows + 1));
+	if (!st->hist || !st->longs)
+		return -1;
+	for (i = 0; i < c->nflows; i++)
+		if (!c->flows[i].bytes)
+			st->longs[st->nlong++] = i;
+	st->ncsv = c->nflows < CSV_FLOWS ? c->nflows : CSV_FLOWS;
+	st->ring = calloc((size_t)st->nlong * st->win + 1, sizeof(*st->ring));
+	st->win_bytes = calloc(st->nlong + 1, sizeof(*st->win_bytes));
+	if (!st->ring || !st->win_bytes)
 		return -1;
 	for (i = 0; i < c->nflows; i++)
 		if (!c->flows[i].bytes && c->flows[i].start_ps > last_long_start &&
@@ -90,6 +118,7 @@ void stats_free(struct sim *s)
 	free(s->stats->hist);
 	free(s->stats->ring);
 	free(s->stats->win_bytes);
+	free(s->stats->longs);
 	free(s->stats);
 	s->stats = NULL;
 }
@@ -99,14 +128,16 @@ void stats_account(struct sim *s)
 	struct stats *st = s->stats;
 	u64 dt = s->now - st->last_ps;
 
+	u64 q = watch_q(s);
+
 	if (dt && demand(s)) {
-		u64 b = s->q_bytes / st->bin_bytes;
+		u64 b = q / st->bin_bytes;
 
 		st->hist[b < st->nbins ? b : st->nbins - 1] += dt;
 		st->demand_ps += dt;
 	}
-	if (s->q_bytes > st->q_max)
-		st->q_max = s->q_bytes;
+	if (q > st->q_max)
+		st->q_max = q;
 	st->last_ps = s->now;
 }
 
@@ -125,8 +156,8 @@ void stats_long_flows_changed(struct sim *s)
 	struct stats *st = s->stats;
 	unsigned int i, n = 0;
 
-	for (i = 0; i < s->cfg->nflows; i++)
-		n += is_long_active(&s->flows[i]);
+	for (i = 0; i < st->nlong; i++)
+		n += is_long_active(&s->flows[st->longs[i]]);
 	st->epoch_ps = s->now;
 	st->epoch_n = n;
 	st->last_bad_ps = s->now;
@@ -138,6 +169,7 @@ static void check_convergence(struct sim *s)
 	const struct sim_config *c = s->cfg;
 	struct stats *st = s->stats;
 	u64 total = 0, *bytes = st->win_bytes;
+
 	unsigned int i, k;
 	double fair;
 	bool good = true;
@@ -149,17 +181,17 @@ static void check_convergence(struct sim *s)
 		st->last_bad_ps = s->now;
 		return;
 	}
-	for (i = 0; i < c->nflows; i++) {
+	for (i = 0; i < st->nlong; i++) {
 		bytes[i] = 0;
-		if (!is_long_active(&s->flows[i]))
+		if (!is_long_active(&s->flows[st->longs[i]]))
 			continue;
 		for (k = 0; k < st->win; k++)
 			bytes[i] += st->ring[(size_t)i * st->win + k];
 		total += bytes[i];
 	}
 	fair = (double)total / st->epoch_n;
-	for (i = 0; i < c->nflows && good; i++) {
-		if (!is_long_active(&s->flows[i]))
+	for (i = 0; i < st->nlong && good; i++) {
+		if (!is_long_active(&s->flows[st->longs[i]]))
 			continue;
 		if (!total || fabs(bytes[i] - fair) > fair * c->conv_tol_pct / 100.0)
 			good = false;
@@ -174,10 +206,10 @@ void stats_csv_header(struct sim *s)
 
 	if (!s->csv)
 		return;
-	fprintf(s->csv, "t_us,queue_kb,marks,drops,cnps");
-	for (i = 0; i < s->cfg->nflows; i++)
+	fprintf(s->csv, "t_us,queue_kb,marks,drops,cnps,pauses");
+	for (i = 0; i < s->stats->ncsv; i++)
 		fprintf(s->csv, ",rate_gbps_%u", i);
-	for (i = 0; i < s->cfg->nflows; i++)
+	for (i = 0; i < s->stats->ncsv; i++)
 		fprintf(s->csv, ",tput_gbps_%u", i);
 	fputc('\n', s->csv);
 }
@@ -191,8 +223,8 @@ void stats_sample(struct sim *s)
 	unsigned int i;
 
 	st->last_sample_ps = s->now;
-	for (i = 0; i < c->nflows; i++) {
-		struct flow *f = &s->flows[i];
+	for (i = 0; i < st->nlong; i++) {
+		struct flow *f = &s->flows[st->longs[i]];
 
 		st->ring[(size_t)i * st->win + st->ring_pos] = f->sample_bytes;
 		if (in_fair)
@@ -201,17 +233,18 @@ void stats_sample(struct sim *s)
 	st->ring_pos = (st->ring_pos + 1) % st->win;
 	check_convergence(s);
 	if (s->csv) {
-		fprintf(s->csv, "%.3f,%.3f,%llu,%llu,%llu",
-			(double)s->now / PS_PER_US, s->q_bytes / 1000.0,
+		fprintf(s->csv, "%.3f,%.3f,%llu,%llu,%llu,%llu",
+			(double)s->now / PS_PER_US, watch_q(s) / 1000.0,
 			(unsigned long long)(s->marks - st->last_marks),
 			(unsigned long long)(s->drops - st->last_drops),
-			(unsigned long long)(s->cnps - st->last_cnps));
-		for (i = 0; i < c->nflows; i++) {
+			(unsigned long long)(s->cnps - st->last_cnps),
+			(unsigned long long)(s->pauses - st->last_pauses));
+		for (i = 0; i < st->ncsv; i++) {
 			struct flow *f = &s->flows[i];
 
 			fprintf(s->csv, ",%.3f", f->active ? f->rate_bps / 1e9 : 0.0);
 		}
-		for (i = 0; i < c->nflows; i++)
+		for (i = 0; i < st->ncsv; i++)
 			fprintf(s->csv, ",%.3f",
 				s->flows[i].sample_bytes * 8.0 / dt_s / 1e9);
 		fputc('\n', s->csv);
@@ -219,7 +252,10 @@ void stats_sample(struct sim *s)
 	st->last_marks = s->marks;
 	st->last_drops = s->drops;
 	st->last_cnps = s->cnps;
-	for (i = 0; i < c->nflows; i++)
+	st->last_pauses = s->pauses;
+	for (i = 0; i < st->nlong; i++)
+		s->flows[st->longs[i]].sample_bytes = 0;
+	for (i = 0; i < st->ncsv; i++)
 		s->flows[i].sample_bytes = 0;
 }
 
@@ -240,27 +276,60 @@ static double hist_quantile(const struct stats *st, double q)
 	return (double)st->q_max;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static u64 ideal_fct(const struct sim *s, const struct flow *f)
 {
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+	return topo_ideal_fct_ps(s->cfg, f->spec->src, f->spec->dst,
+				 f->spec->bytes, f->hash);
+}
+
+void stats_flow_done(struct sim *s, const struct flow *f)
+{
+	u64 fct = f->finish_ps - f->spec->start_ps, ideal;
+
+	if (!s->fct_csv)
+		return;
+	ideal = ideal_fct(s, f);
+	fprintf(s->fct_csv, "%u,%s,%s,%llu,%.3f,%.3f,%.3f,%.4f\n",
+		(unsigned int)(f - s->flows), s->nodes[f->spec->src].name,
+		s->nodes[f->spec->dst].name, (unsigned long long)f->spec->bytes,
+		(double)f->spec->start_ps / PS_PER_US, (double)fct / PS_PER_US,
+		(double)ideal / PS_PER_US,
+		fct > ideal ? (double)fct / ideal : 1.0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank quantile of n sorted values. */
+static double rank(const double *v, unsigned int n, double q)
+{
+	size_t k = (size_t)ceil(q * n);
+
+	return v[k ? k - 1 : 0];
 }
 
 static void fct_summary(struct sim *s, struct summary *o)
 {
 	const struct sim_config *c = s->cfg;
-	u64 *fct = malloc(sizeof(*fct) * (c->nflows + 1));
+	double *fct = malloc(sizeof(*fct) * (c->nflows + 1));
+	double *slow = malloc(sizeof(*slow) * (c->nflows + 1));
 	unsigned int i, n = 0;
 	double sum = 0;
 
 	o->fct_mean_us = NAN;
 	o->fct_p99_us = NAN;
+	o->slow_p50 = NAN;
+	o->slow_p99 = NAN;
 	o->unfinished = 0;
-	if (!fct)
-		return;
+	if (!fct || !slow)
+		goto out;
 	for (i = 0; i < c->nflows; i++) {
 		const struct flow *f = &s->flows[i];
+		u64 t, ideal;
 
 		if (!f->spec->bytes || f->spec->start_ps >= c->duration_ps)
 			continue;
@@ -268,17 +337,23 @@ static void fct_summary(struct sim *s, struct summary *o)
 			o->unfinished++;
 			continue;
 		}
-		fct[n++] = f->finish_ps - f->spec->start_ps;
-		sum += f->finish_ps - f->spec->start_ps;
+		t = f->finish_ps - f->spec->start_ps;
+		ideal = ideal_fct(s, f);
+		fct[n] = (double)t;
+		slow[n++] = t > ideal ? (double)t / ideal : 1.0;
+		sum += t;
 	}
 	if (n) {
-		size_t k = (size_t)ceil(0.99 * n) - 1;
-
-		qsort(fct, n, sizeof(*fct), cmp_u64);
+		qsort(fct, n, sizeof(*fct), cmp_double);
+		qsort(slow, n, sizeof(*slow), cmp_double);
 		o->fct_mean_us = sum / n / PS_PER_US;
-		o->fct_p99_us = (double)fct[k] / PS_PER_US;
+		o->fct_p99_us = rank(fct, n, 0.99) / PS_PER_US;
+		o->slow_p50 = rank(slow, n, 0.50);
+		o->slow_p99 = rank(slow, n, 0.99);
 	}
+out:
 	free(fct);
+	free(slow);
 }
 
 void stats_summary(struct sim *s, struct summary *o)
@@ -298,12 +373,28 @@ void stats_summary(struct sim *s, struct summary *o)
 	o->marks = s->marks;
 	o->cnps = s->cnps;
 	o->pkts = s->pkts_sent;
+	o->pauses = s->pauses;
+	o->retransmits = s->retransmits;
+	o->timeouts = s->timeouts;
 	o->events = s->events;
+	o->victim_gbps = NAN;
 	for (i = 0; i < c->nflows; i++) {
 		const struct flow *f = &s->flows[i];
 		const struct flow_spec *fs = f->spec;
 
 		delivered += f->delivered_bytes;
+		if (fs->victim && fs->start_ps < c->duration_ps) {
+			u64 end = fs->stop_ps < c->duration_ps ? fs->stop_ps :
+				  c->duration_ps;
+
+			if (f->done)
+				end = f->finish_ps;
+			if (isnan(o->victim_gbps))
+				o->victim_gbps = 0;
+			if (end > fs->start_ps)
+				o->victim_gbps += f->delivered_bytes * 8.0 /
+						  ((double)(end - fs->start_ps) / PS_PER_S) / 1e9;
+		}
 		if (fs->bytes || fs->start_ps > st->fair_from ||
 		    (fs->stop_ps != SIM_NEVER && fs->stop_ps < st->fair_to))
 			continue;
