@@ -24,22 +24,7 @@
 
 #include "compiler.h"
 #include "rate_loop.h"
-
-#define EXIT_USAGE 2
-
-enum event_kind { EV_CNP, EV_TX, EV_END };
-
-struct event {
-	u64 t_ns;
-	u64 npkts;
-	enum event_kind kind;
-};
-
-struct trace {
-	struct event *ev;
-	size_t len;
-	size_t cap;
-};
+#include "replay.h"
 
 static const char *prog = "rdma-cc-replay";
 
@@ -60,7 +45,7 @@ static void print_usage(FILE *f)
 	fprintf(f, "  --data_rate_mbps is required: there is no device.\n");
 }
 
-static __noreturn __printf(1, 2) void fail(const char *fmt, ...)
+__noreturn __printf(1, 2) void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -151,7 +136,7 @@ static int split_words(char *line, char **words, int max)
 	return n;
 }
 
-static void read_trace(FILE *in, struct trace *tr)
+void read_trace(FILE *in, struct trace *tr)
 {
 	char *line = NULL, *words[3], *hash;
 	size_t cap = 0;
@@ -252,12 +237,16 @@ int main(int argc, char **argv)
 	bool have_rate = false;
 	int i;
 
+	if (replay_cc_is_dcqcn(argc, argv))
+		return replay_dcqcn_main(argc, argv);
 	rcc_params_default(&p);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			print_usage(stdout);
 			return 0;
 		}
+		if (!strncmp(argv[i], "--cc=", 5))
+			continue;	/* checked by replay_cc_is_dcqcn() */
 		parse_option(&p, &have_rate, argv[i]);
 	}
 	if (!have_rate)

@@ -13,7 +13,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 sim=$top/tools/rdma-cc-sim
 scen=$top/tools/sim/scenarios
-make --no-print-directory -s -C "$top/tools" sim sim-tests >/dev/null || exit 1
+make --no-print-directory -s -C "$top/tools" sim >/dev/null || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -39,9 +39,6 @@ m() {
 
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "-" && a + 0 >= b + 0) }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "-" && a + 0 <= b + 0) }'; }
-
-# DCQCN's reaction point, rule by rule
-"$top/tools/build/dcqcn_test"
 
 small="--duration-us=1500"
 run i2 --scenario="$scen/incast-2to1-100g.sim" $small --fair-from-us=500

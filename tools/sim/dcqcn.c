@@ -1,69 +1,162 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dcqcn.c - DCQCN's reaction point, written from the SIGCOMM 2015 paper's
- * description, with mlx5's parameters and their documented meaning:
+ * dcqcn.c - DCQCN's reaction point: one machine, three presets.
  *
- * Cut.  A CNP allocates a rate limiter on first use (rc = line rate, or
- * rate_to_set_on_first_cnp, alpha = initial_alpha_value / 1024).  At most
- * one cut per rate_reduce_monitor_period: a CNP inside the period is kept
- * and cuts when the period ends.  A cut first sets rt = rc -- on every cut
- * with clamp_tgt_rate = 1, as the paper does; with mlx5's default
- * (clamp_tgt_rate = 0, clamp_tgt_rate_after_time_inc = 1) only when the
- * timer has raised the rate since the last cut, so a flow whose rate only
- * the byte counter raised keeps its target -- then
- * rc = rc * (1 - alpha * 1024 / 2^rpg_gd), i.e. 1 - alpha/2 at rpg_gd = 11,
- * never below rc * rpg_min_dec_fac% nor rpg_min_rate, and resets the timer,
- * the byte counter and both stage counts.
+ * The machine is the "Mellanox's version of DCQCN" of the HPCC paper's ns-3
+ * code (simulation/src/point-to-point/model/rdma-hw.cc in
+ * alibaba-edu/High-Precision-Congestion-Control: cnp_received_mlx,
+ * UpdateAlphaMlx, CheckRateDecreaseMlx, RateIncEventTimerMlx and the three
+ * increase functions), with its arithmetic: rates are whole bit/s (ns-3's
+ * DataRate is a uint64), a rate times a double is truncated, rc/2 + rt/2 is
+ * two truncated halves.  mlx5's knobs that this code lacks (the byte
+ * counter, rpg_gd, rpg_min_dec_fac, rate_to_set_on_first_cnp,
+ * initial_alpha_value, clamp_tgt_rate_after_time_inc = 0, the release of
+ * the limiter at line rate) are added so that each is a no-op at the hpcc
+ * and paper presets' values.
  *
- * Alpha.  Every dce_tcp_rtt: alpha = g' * alpha + (1 - g') * [a CNP came in
- * that period], g' = dce_tcp_g / 1024 (the paper's alpha = (1 - g) alpha + g
- * on a CNP and alpha = (1 - g) alpha after a quiet period K, with K the
- * period and g = 1 - g').
+ * First CNP (time t): alpha = initial_alpha_value; the alpha update runs at
+ * t + k dce_tcp_rtt, the decrease check at t + 1 ns + k
+ * rate_reduce_monitor_period (k = 1, 2, ...); rc = rt =
+ * rate_to_set_on_first_cnp if set.  That CNP counts for the first decrease
+ * check, not for the first alpha update.  Every CNP sets both "CNP arrived"
+ * flags.
  *
- * Increase.  Every rpg_time_reset (the timer) and every rpg_byte_reset
- * bytes sent (the byte counter) the matching stage count goes up by one and
- * the rate rises: fast recovery while both counts are at most F =
- * rpg_threshold (rt unchanged), hyper increase when both exceed F (rt +=
- * i * rpg_hai_rate, i = min count - F), additive increase otherwise (rt +=
- * rpg_ai_rate); then rc = (rt + rc) / 2, rt at most the line rate.  When rc
- * comes within 1 Mbit/s of line rate the limiter is released.
+ * Alpha update: alpha = g' alpha + (1 - g') [flag], g' = dce_tcp_g / 1024;
+ * clear the flag.
+ *
+ * Decrease check, if its flag is set: rt = rc when clamp_tgt_rate, or when
+ * clamp_tgt_rate_after_time_inc and the timer raised the rate since the last
+ * cut; rc = max(rpg_min_rate, rc (1 - alpha 1024 / 2^rpg_gd)), the factor
+ * at least rpg_min_dec_fac %; clear the flag; both stages and the byte
+ * count to 0; restart the increase timer at now + rpg_time_reset.
+ *
+ * Increase (timer, or every rpg_byte_reset x 64 bytes sent since a cut):
+ * with T, B the timer's and byte counter's events since the cut (B = T
+ * without a byte counter) and F = rpg_threshold: fast recovery while
+ * max(T, B) < F (rc = rc/2 + rt/2), hyper increase when min(T, B) > F (rt
+ * = min(rt + rpg_hai_rate, R), then rc = rc/2 + rt/2), active increase
+ * otherwise (the same with rpg_ai_rate); then the counter's stage += 1.
+ *
+ * Timers due at the same time run in the order they were armed, as ns-3
+ * runs same-time events.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "dcqcn.h"
 
-#define PS_PER_US	1000000ULL
-#define BPS_PER_MBPS	1e6
-#define NEVER		(~0ULL)
+#define NS_PER_US	1000ULL
+#define BPS_PER_MBPS	1000000ULL
+#define BYTE_UNIT	64	/* rpg_byte_reset's unit, bytes (assumed) */
+#define RATE_MAX	10000000	/* Mbit/s: 10 Tbit/s */
+#define US_MAX		131071		/* dce_tcp_rtt's documented maximum */
 
-const struct dcqcn_param_desc dcqcn_param_descs[DCQCN_NR_PARAMS] = {
-	[DCQCN_TIME_RESET] = { "rpg_time_reset", "us", 1, 100000, 300 },
-	[DCQCN_BYTE_RESET] = { "rpg_byte_reset", "bytes", 0, 1u << 30, 32767 },
-	[DCQCN_THRESHOLD] = { "rpg_threshold", "count", 1, 31, 1 },
-	[DCQCN_AI_RATE] = { "rpg_ai_rate", "Mbit/s", 1, 1000000, 5 },
-	[DCQCN_HAI_RATE] = { "rpg_hai_rate", "Mbit/s", 1, 1000000, 50 },
-	[DCQCN_GD] = { "rpg_gd", "log2", 0, 15, 11 },
-	[DCQCN_MIN_DEC_FAC] = { "rpg_min_dec_fac", "percent", 1, 100, 50 },
-	[DCQCN_MIN_RATE] = { "rpg_min_rate", "Mbit/s", 1, 10000000, 1 },
-	[DCQCN_RATE_ON_FIRST_CNP] = { "rate_to_set_on_first_cnp", "Mbit/s",
-				      0, 10000000, 0 },
-	[DCQCN_TCP_G] = { "dce_tcp_g", "1/1024", 0, 1023, 1019 },
-	[DCQCN_TCP_RTT] = { "dce_tcp_rtt", "us", 1, 100000, 1 },
-	[DCQCN_MONITOR_PERIOD] = { "rate_reduce_monitor_period", "us",
-				   0, 100000, 4 },
-	[DCQCN_INITIAL_ALPHA] = { "initial_alpha_value", "1/1024", 0, 1023,
-				  1023 },
-	[DCQCN_CLAMP_TGT] = { "clamp_tgt_rate", "bool", 0, 1, 0 },
-	[DCQCN_CLAMP_TGT_AFTER_TIME_INC] = { "clamp_tgt_rate_after_time_inc",
-					     "bool", 0, 1, 1 },
+const char * const dcqcn_preset_names[DCQCN_NR_PRESETS] = {
+	[DCQCN_PRESET_MLX5] = "mlx5",
+	[DCQCN_PRESET_PAPER] = "paper",
+	[DCQCN_PRESET_HPCC] = "hpcc",
 };
 
-void dcqcn_params_default(struct dcqcn_params *p)
+const struct dcqcn_param_desc dcqcn_param_descs[DCQCN_NR_PARAMS] = {
+	[DCQCN_TIME_RESET] = { "rpg_time_reset", "us", 1, US_MAX },
+	[DCQCN_BYTE_RESET] = { "rpg_byte_reset", "64 bytes, 0: off", 0, 32767 },
+	[DCQCN_THRESHOLD] = { "rpg_threshold", "increase events", 0, 31 },
+	[DCQCN_AI_RATE] = { "rpg_ai_rate", "Mbit/s, 0: 5 x R / 25 Gbit/s",
+			    0, RATE_MAX },
+	[DCQCN_HAI_RATE] = { "rpg_hai_rate", "Mbit/s, 0: 50 x R / 25 Gbit/s",
+			     0, RATE_MAX },
+	[DCQCN_GD] = { "rpg_gd", "log2 of 1024 / (alpha's share cut)", 0, 15 },
+	[DCQCN_MIN_DEC_FAC] = { "rpg_min_dec_fac", "% of rc kept at least",
+				0, 100 },
+	[DCQCN_MIN_RATE] = { "rpg_min_rate", "Mbit/s", 1, RATE_MAX },
+	[DCQCN_RATE_ON_FIRST_CNP] = { "rate_to_set_on_first_cnp",
+				      "Mbit/s, 0: unchanged", 0, RATE_MAX },
+	[DCQCN_TCP_G] = { "dce_tcp_g", "1/1024", 0, 1023 },
+	[DCQCN_TCP_RTT] = { "dce_tcp_rtt", "us", 1, US_MAX },
+	[DCQCN_MONITOR_PERIOD] = { "rate_reduce_monitor_period", "us",
+				   1, US_MAX },
+	[DCQCN_INITIAL_ALPHA] = { "initial_alpha_value", "1/1024", 0, 1024 },
+	[DCQCN_CLAMP_TGT] = { "clamp_tgt_rate", "0 or 1", 0, 1 },
+	[DCQCN_CLAMP_TGT_AFTER_TIME_INC] = { "clamp_tgt_rate_after_time_inc",
+					     "0 or 1", 0, 1 },
+};
+
+/* Each preset's knobs; sources in Documentation/sim/dcqcn.rst. */
+static const u32 preset_values[DCQCN_NR_PRESETS][DCQCN_NR_PARAMS] = {
+	[DCQCN_PRESET_MLX5] = {
+		[DCQCN_TIME_RESET] = 300,
+		[DCQCN_BYTE_RESET] = 32767,
+		[DCQCN_THRESHOLD] = 1,
+		[DCQCN_AI_RATE] = 5,
+		[DCQCN_HAI_RATE] = 50,
+		[DCQCN_GD] = 11,
+		[DCQCN_MIN_DEC_FAC] = 50,
+		[DCQCN_MIN_RATE] = 1,
+		[DCQCN_RATE_ON_FIRST_CNP] = 0,
+		[DCQCN_TCP_G] = 1019,
+		[DCQCN_TCP_RTT] = 1,
+		[DCQCN_MONITOR_PERIOD] = 4,
+		[DCQCN_INITIAL_ALPHA] = 1023,
+		[DCQCN_CLAMP_TGT] = 0,
+		[DCQCN_CLAMP_TGT_AFTER_TIME_INC] = 1,
+	},
+	/* run.py "dcqcn": t_alpha 1, t_dec 4, t_inc 300, g 1/256 */
+	[DCQCN_PRESET_HPCC] = {
+		[DCQCN_TIME_RESET] = 300,
+		[DCQCN_BYTE_RESET] = 0,
+		[DCQCN_THRESHOLD] = 1,
+		[DCQCN_AI_RATE] = 0,
+		[DCQCN_HAI_RATE] = 0,
+		[DCQCN_GD] = 11,
+		[DCQCN_MIN_DEC_FAC] = 50,
+		[DCQCN_MIN_RATE] = 1000,
+		[DCQCN_RATE_ON_FIRST_CNP] = 0,
+		[DCQCN_TCP_G] = 1020,
+		[DCQCN_TCP_RTT] = 1,
+		[DCQCN_MONITOR_PERIOD] = 4,
+		[DCQCN_INITIAL_ALPHA] = 1024,
+		[DCQCN_CLAMP_TGT] = 0,
+		[DCQCN_CLAMP_TGT_AFTER_TIME_INC] = 1,
+	},
+	/* run.py "dcqcn_paper": t_alpha 50, t_dec 50, t_inc 55 */
+	[DCQCN_PRESET_PAPER] = {
+		[DCQCN_TIME_RESET] = 55,
+		[DCQCN_BYTE_RESET] = 0,
+		[DCQCN_THRESHOLD] = 1,
+		[DCQCN_AI_RATE] = 0,
+		[DCQCN_HAI_RATE] = 0,
+		[DCQCN_GD] = 11,
+		[DCQCN_MIN_DEC_FAC] = 50,
+		[DCQCN_MIN_RATE] = 1000,
+		[DCQCN_RATE_ON_FIRST_CNP] = 0,
+		[DCQCN_TCP_G] = 1020,
+		[DCQCN_TCP_RTT] = 50,
+		[DCQCN_MONITOR_PERIOD] = 50,
+		[DCQCN_INITIAL_ALPHA] = 1024,
+		[DCQCN_CLAMP_TGT] = 0,
+		[DCQCN_CLAMP_TGT_AFTER_TIME_INC] = 1,
+	},
+};
+
+u32 dcqcn_preset_value(enum dcqcn_preset k, enum dcqcn_param id)
+{
+	return preset_values[k][id];
+}
+
+static void set_preset(struct dcqcn_params *p, enum dcqcn_preset k)
 {
 	int i;
 
+	p->preset = k;
 	for (i = 0; i < DCQCN_NR_PARAMS; i++)
-		p->v[i] = dcqcn_param_descs[i].def;
+		if (!(p->overridden & (1u << i)))
+			p->v[i] = preset_values[k][i];
+}
+
+void dcqcn_params_default(struct dcqcn_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	set_preset(p, DCQCN_PRESET_MLX5);
 }
 
 int dcqcn_param_lookup(const char *name)
@@ -76,156 +169,269 @@ int dcqcn_param_lookup(const char *name)
 	return -1;
 }
 
-void dcqcn_init(struct dcqcn_qp *q, double line_bps)
+/* A plain decimal number of at most @max, nothing around it. */
+static int parse_u32(const char *s, u32 max, u32 *out)
 {
+	u64 v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (u64)(*s - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = (u32)v;
+	return 0;
+}
+
+int dcqcn_param_parse(struct dcqcn_params *p, const char *name,
+		      const char *value, char *err, size_t errlen)
+{
+	const struct dcqcn_param_desc *d;
+	int id, k;
+	u32 v;
+
+	if (!strcmp(name, "preset")) {
+		for (k = 0; k < DCQCN_NR_PRESETS; k++) {
+			if (!strcmp(value, dcqcn_preset_names[k])) {
+				set_preset(p, k);
+				return 0;
+			}
+		}
+		snprintf(err, errlen, "unknown preset (valid: mlx5, paper, hpcc)");
+		return -EINVAL;
+	}
+	id = dcqcn_param_lookup(name);
+	if (id < 0)
+		return -ENOENT;
+	d = &dcqcn_param_descs[id];
+	if (parse_u32(value, d->max, &v) || v < d->min) {
+		snprintf(err, errlen, "expected a whole number %u .. %u (%s)",
+			 d->min, d->max, d->unit);
+		return -EINVAL;
+	}
+	p->v[id] = v;
+	p->overridden |= 1u << id;
+	return 0;
+}
+
+void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps)
+{
+	struct dcqcn_cfg *c = &p->cfg;
+	const u32 *v = p->v;
+	u64 first = (u64)v[DCQCN_RATE_ON_FIRST_CNP] * BPS_PER_MBPS;
+
+	memset(c, 0, sizeof(*c));
+	c->line_bps = line_bps;
+	c->alpha_ns = v[DCQCN_TCP_RTT] * NS_PER_US;
+	c->dec_ns = v[DCQCN_MONITOR_PERIOD] * NS_PER_US;
+	c->inc_ns = v[DCQCN_TIME_RESET] * NS_PER_US;
+	c->byte_reset = (u64)v[DCQCN_BYTE_RESET] * BYTE_UNIT;
+	c->threshold = v[DCQCN_THRESHOLD];
+	/* run.py: ai = 5 * bw / 25, hai = 50 * bw / 25 Mbit/s, bw in Gbit/s */
+	c->ai_bps = v[DCQCN_AI_RATE] ? v[DCQCN_AI_RATE] * BPS_PER_MBPS :
+		    line_bps / 5000;
+	c->hai_bps = v[DCQCN_HAI_RATE] ? v[DCQCN_HAI_RATE] * BPS_PER_MBPS :
+		     line_bps / 500;
+	c->min_bps = v[DCQCN_MIN_RATE] * BPS_PER_MBPS;
+	c->first_bps = first > line_bps ? line_bps : first;
+	c->g_keep = v[DCQCN_TCP_G] / 1024.0;
+	c->g_add = (1024 - v[DCQCN_TCP_G]) / 1024.0;
+	c->alpha0 = v[DCQCN_INITIAL_ALPHA] / 1024.0;
+	c->gd_div = (double)(1u << v[DCQCN_GD]);
+	c->min_factor = v[DCQCN_MIN_DEC_FAC] / 100.0;
+	c->clamp = v[DCQCN_CLAMP_TGT];
+	c->clamp_after_time_inc = v[DCQCN_CLAMP_TGT_AFTER_TIME_INC];
+	c->release = p->preset == DCQCN_PRESET_MLX5;
+}
+
+const char *dcqcn_event_name(enum dcqcn_event_kind kind)
+{
+	static const char * const names[] = {
+		[DCQCN_EV_FIRST_CNP] = "first_cnp",
+		[DCQCN_EV_CUT] = "cut",
+		[DCQCN_EV_FAST_RECOVERY] = "fast_recovery",
+		[DCQCN_EV_ACTIVE_INCREASE] = "active_increase",
+		[DCQCN_EV_HYPER_INCREASE] = "hyper_increase",
+	};
+
+	return names[kind];
+}
+
+void dcqcn_init(struct dcqcn_qp *q, const struct dcqcn_cfg *c)
+{
+	int i;
+
 	memset(q, 0, sizeof(*q));
-	q->rc = line_bps;
-	q->rt = line_bps;
-	q->next_alpha_ps = NEVER;
-	q->next_timer_ps = NEVER;
-	q->next_cut_ps = NEVER;
+	q->rc = c->line_bps;
+	q->rt = c->line_bps;
+	for (i = 0; i < DCQCN_NR_TIMERS; i++)
+		q->due[i] = DCQCN_NEVER;
 }
 
-static u64 us_ps(u32 us)
+static void report(const struct dcqcn_qp *q, const struct dcqcn_sink *sink,
+		   u64 now, enum dcqcn_event_kind kind)
 {
-	return (u64)us * PS_PER_US;
+	struct dcqcn_event ev = {
+		.t_ns = now, .kind = kind, .rc = q->rc, .rt = q->rt,
+		.alpha = q->alpha,
+	};
+
+	if (sink)
+		sink->event(sink->ctx, &ev);
 }
 
-static void cut(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		u64 now_ps)
+static void arm(struct dcqcn_qp *q, int timer, u64 now, u64 delay)
 {
-	double factor = 1.0 - q->alpha * 1024.0 / (double)(1u << p->v[DCQCN_GD]);
-	double min_factor = p->v[DCQCN_MIN_DEC_FAC] / 100.0;
-	double min_rate = p->v[DCQCN_MIN_RATE] * BPS_PER_MBPS;
+	q->due[timer] = now > DCQCN_NEVER - 1 - delay ? DCQCN_NEVER :
+			now + delay;
+	q->armed[timer] = q->arms++;
+}
 
-	if (p->v[DCQCN_CLAMP_TGT] || q->time_inc ||
-	    (p->v[DCQCN_CLAMP_TGT_AFTER_TIME_INC] && q->t_stage))
+void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 now_ns,
+	       const struct dcqcn_sink *sink)
+{
+	q->alpha_cnp = true;
+	q->dec_cnp = true;
+	if (q->limited)
+		return;
+	q->limited = true;
+	q->alpha = c->alpha0;
+	q->alpha_cnp = false;
+	arm(q, DCQCN_T_ALPHA, now_ns, c->alpha_ns);
+	/* 1 ns: the decrease check comes after the alpha update */
+	arm(q, DCQCN_T_DEC, now_ns, c->dec_ns + 1);
+	if (c->first_bps) {
+		q->rc = c->first_bps;
+		q->rt = c->first_bps;
+	}
+	report(q, sink, now_ns, DCQCN_EV_FIRST_CNP);
+}
+
+/* rc/2 + rt/2 as ns-3 computes it: two DataRates of truncated halves. */
+static u64 halfway(u64 rc, u64 rt)
+{
+	return rc / 2 + rt / 2;
+}
+
+/* A timer or byte-counter event; @stage is the counter that fired. */
+static void increase(struct dcqcn_qp *q, const struct dcqcn_cfg *c,
+		     u32 *stage, u64 now, const struct dcqcn_sink *sink)
+{
+	u32 t = q->t_stage, b = c->byte_reset ? q->b_stage : q->t_stage;
+	u32 lo = t < b ? t : b, hi = t < b ? b : t;
+	enum dcqcn_event_kind kind;
+
+	if (hi < c->threshold) {
+		kind = DCQCN_EV_FAST_RECOVERY;
+	} else if (lo > c->threshold) {
+		kind = DCQCN_EV_HYPER_INCREASE;
+		q->rt += c->hai_bps;
+	} else {
+		kind = DCQCN_EV_ACTIVE_INCREASE;
+		q->rt += c->ai_bps;
+	}
+	if (kind != DCQCN_EV_FAST_RECOVERY && q->rt > c->line_bps)
+		q->rt = c->line_bps;
+	q->rc = halfway(q->rc, q->rt);
+	(*stage)++;
+	report(q, sink, now, kind);
+	/* mlx5: back within 1 Mbit/s of R, the rate limiter is released */
+	if (c->release && q->rt >= c->line_bps &&
+	    q->rc + BPS_PER_MBPS > c->line_bps)
+		dcqcn_init(q, c);
+}
+
+static void cut(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 now,
+		const struct dcqcn_sink *sink)
+{
+	double factor = 1 - q->alpha * 1024 / c->gd_div;
+	u64 rc;
+
+	if (c->clamp || (c->clamp_after_time_inc && q->t_stage))
 		q->rt = q->rc;
-	if (factor < min_factor)
-		factor = min_factor;
-	q->rc *= factor;
-	if (q->rc < min_rate)
-		q->rc = min_rate;
-	if (q->rt < q->rc)
-		q->rt = q->rc;
+	if (factor < c->min_factor)
+		factor = c->min_factor;
+	rc = (u64)((double)q->rc * factor);
+	q->rc = rc > c->min_bps ? rc : c->min_bps;
 	q->t_stage = 0;
 	q->b_stage = 0;
 	q->bytes = 0;
-	q->cut_pending = false;
-	q->time_inc = false;
-	q->last_cut_ps = now_ps;
-	q->next_cut_ps = NEVER;
-	q->next_timer_ps = now_ps + us_ps(p->v[DCQCN_TIME_RESET]);
+	q->dec_cnp = false;
+	q->increasing = true;
+	arm(q, DCQCN_T_INC, now, c->inc_ns);
+	report(q, sink, now, DCQCN_EV_CUT);
 }
 
-void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_params *p,
-	       double line_bps, u64 now_ps)
+void dcqcn_tx(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 bytes,
+	      u64 now_ns, const struct dcqcn_sink *sink)
 {
-	u64 period = us_ps(p->v[DCQCN_MONITOR_PERIOD]);
-
-	if (!q->limited) {
-		q->limited = true;
-		if (p->v[DCQCN_RATE_ON_FIRST_CNP] &&
-		    p->v[DCQCN_RATE_ON_FIRST_CNP] * BPS_PER_MBPS < line_bps)
-			q->rc = p->v[DCQCN_RATE_ON_FIRST_CNP] * BPS_PER_MBPS;
-		else
-			q->rc = line_bps;
-		q->rt = q->rc;
-		q->alpha = p->v[DCQCN_INITIAL_ALPHA] / 1024.0;
-		q->next_alpha_ps = now_ps + us_ps(p->v[DCQCN_TCP_RTT]);
-		q->cnp_in_period = true;
-		q->time_inc = true;	/* a new limiter starts from rt = rc */
-		cut(q, p, now_ps);
-		return;
-	}
-	q->cnp_in_period = true;
-	if (q->cut_pending)
-		return;
-	if (now_ps >= q->last_cut_ps + period) {
-		cut(q, p, now_ps);
-	} else {
-		q->cut_pending = true;
-		q->next_cut_ps = q->last_cut_ps + period;
-	}
-}
-
-static void release_if_done(struct dcqcn_qp *q, double line_bps)
-{
-	if (line_bps - q->rc <= BPS_PER_MBPS && !q->cut_pending) {
-		q->limited = false;
-		q->rc = line_bps;
-		q->rt = line_bps;
-		q->next_alpha_ps = NEVER;
-		q->next_timer_ps = NEVER;
-		q->next_cut_ps = NEVER;
-	}
-}
-
-static void increase(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		     double line_bps)
-{
-	u32 f = p->v[DCQCN_THRESHOLD];
-	u32 lo = q->t_stage < q->b_stage ? q->t_stage : q->b_stage;
-	u32 hi = q->t_stage < q->b_stage ? q->b_stage : q->t_stage;
-
-	if (hi <= f)
-		;	/* fast recovery: rt stays */
-	else if (lo > f)
-		q->rt += (double)(lo - f) * p->v[DCQCN_HAI_RATE] * BPS_PER_MBPS;
-	else
-		q->rt += p->v[DCQCN_AI_RATE] * BPS_PER_MBPS;
-	if (q->rt > line_bps)
-		q->rt = line_bps;
-	q->rc = (q->rt + q->rc) / 2;
-	release_if_done(q, line_bps);
-}
-
-void dcqcn_sent(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		double line_bps, u32 bytes)
-{
-	u32 reset = p->v[DCQCN_BYTE_RESET];
-
-	if (!q->limited || !reset)
+	if (!q->increasing || !c->byte_reset)
 		return;
 	q->bytes += bytes;
-	while (q->limited && q->bytes >= reset) {
-		q->bytes -= reset;
-		q->b_stage++;
-		increase(q, p, line_bps);
+	while (q->increasing && q->bytes >= c->byte_reset) {
+		q->bytes -= c->byte_reset;
+		increase(q, c, &q->b_stage, now_ns, sink);
 	}
 }
 
-void dcqcn_timer(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		 double line_bps, u64 now_ps)
+u64 dcqcn_next_ns(const struct dcqcn_qp *q)
 {
-	while (q->limited) {
-		u64 next = dcqcn_next_timer_ps(q);
+	u64 t = DCQCN_NEVER;
+	int i;
 
-		if (next > now_ps)
+	for (i = 0; i < DCQCN_NR_TIMERS; i++)
+		if (q->due[i] < t)
+			t = q->due[i];
+	return t;
+}
+
+/* The timer due first: earliest time, then earliest armed. */
+static int next_timer(const struct dcqcn_qp *q)
+{
+	int i, best = -1;
+
+	for (i = 0; i < DCQCN_NR_TIMERS; i++) {
+		if (q->due[i] == DCQCN_NEVER)
+			continue;
+		if (best < 0 || q->due[i] < q->due[best] ||
+		    (q->due[i] == q->due[best] &&
+		     q->armed[i] < q->armed[best]))
+			best = i;
+	}
+	return best;
+}
+
+void dcqcn_run(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 t_ns,
+	       bool inclusive, const struct dcqcn_sink *sink)
+{
+	for (;;) {
+		int i = next_timer(q);
+		u64 now;
+
+		if (i < 0 || q->due[i] > t_ns || (!inclusive && q->due[i] == t_ns))
+			return;
+		now = q->due[i];
+		switch (i) {
+		case DCQCN_T_ALPHA:
+			q->alpha = q->alpha_cnp ?
+				   c->g_keep * q->alpha + c->g_add :
+				   c->g_keep * q->alpha;
+			q->alpha_cnp = false;
+			arm(q, DCQCN_T_ALPHA, now, c->alpha_ns);
 			break;
-		if (next == q->next_cut_ps) {
-			cut(q, p, next);
-		} else if (next == q->next_alpha_ps) {
-			double g = p->v[DCQCN_TCP_G] / 1024.0;
-
-			q->alpha = g * q->alpha + (q->cnp_in_period ? 1 - g : 0);
-			q->cnp_in_period = false;
-			q->next_alpha_ps += us_ps(p->v[DCQCN_TCP_RTT]);
-		} else {
-			q->t_stage++;
-			q->next_timer_ps += us_ps(p->v[DCQCN_TIME_RESET]);
-			increase(q, p, line_bps);
+		case DCQCN_T_DEC:
+			arm(q, DCQCN_T_DEC, now, c->dec_ns);
+			if (q->dec_cnp)
+				cut(q, c, now, sink);
+			break;
+		default:
+			arm(q, DCQCN_T_INC, now, c->inc_ns);
+			increase(q, c, &q->t_stage, now, sink);
+			break;
 		}
 	}
-}
-
-u64 dcqcn_next_timer_ps(const struct dcqcn_qp *q)
-{
-	u64 t = q->next_alpha_ps;
-
-	if (q->next_timer_ps < t)
-		t = q->next_timer_ps;
-	if (q->next_cut_ps < t)
-		t = q->next_cut_ps;
-	return q->limited ? t : NEVER;
 }

@@ -1,16 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dcqcn.h - DCQCN's reaction point (Zhu et al., "Congestion Control for
- * Large-Scale RDMA Deployments", SIGCOMM 2015), as a comparison for the
- * simulator.  Parameter names and units are those of mlx5's
- * /sys/class/net/<dev>/ecn/roce_rp/ files; the defaults are the ones a
- * ConnectX-5 reports (see Documentation/simulation.rst).
+ * Large-Scale RDMA Deployments", SIGCOMM 2015) for the simulator and the
+ * replay tool, as named presets:
+ *
+ *   mlx5   ConnectX firmware as mlx5 documents its knobs (the default);
+ *   hpcc   the "Mellanox's version of DCQCN" of the HPCC paper's ns-3 code
+ *          (alibaba-edu/High-Precision-Congestion-Control, rdma-hw.cc) with
+ *          the values its run.py gives "dcqcn";
+ *   paper  the same code with run.py's "dcqcn_paper" timing.
+ *
+ * Every knob is named as mlx5's /sys/class/net/<dev>/ecn/roce_rp/ file and
+ * taken in that file's unit; a preset is a table of such values, and
+ * "--dcqcn-NAME=V" overrides one of them whatever the preset.  Each value,
+ * its unit and its source: Documentation/sim/dcqcn.rst.
  */
 #ifndef RCC_SIM_DCQCN_H
 #define RCC_SIM_DCQCN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "portable.h"
+
+#define DCQCN_NEVER	(~0ULL)
+
+enum dcqcn_preset {
+	DCQCN_PRESET_MLX5,
+	DCQCN_PRESET_PAPER,
+	DCQCN_PRESET_HPCC,
+	DCQCN_NR_PRESETS
+};
 
 enum dcqcn_param {
 	DCQCN_TIME_RESET,
@@ -31,43 +50,101 @@ enum dcqcn_param {
 	DCQCN_NR_PARAMS
 };
 
-struct dcqcn_params {
-	u32 v[DCQCN_NR_PARAMS];
-};
-
 struct dcqcn_param_desc {
 	const char *name;	/* the mlx5 sysfs name */
 	const char *unit;
-	u32 min, max, def;
+	u32 min, max;
 };
 
 extern const struct dcqcn_param_desc dcqcn_param_descs[DCQCN_NR_PARAMS];
+extern const char * const dcqcn_preset_names[DCQCN_NR_PRESETS];
 
-void dcqcn_params_default(struct dcqcn_params *p);
-int dcqcn_param_lookup(const char *name);
-
-/* The state of one QP's rate limiter. */
-struct dcqcn_qp {
-	double rc, rt;		/* current and target rate, bit/s */
-	double alpha;		/* 0 .. 1 */
-	bool limited;		/* a rate limiter is allocated */
-	bool cnp_in_period;	/* a CNP came in this alpha period */
-	bool cut_pending;	/* a CNP awaits the next allowed cut */
-	bool time_inc;		/* the timer raised the rate since the cut */
-	u32 t_stage, b_stage;	/* timer and byte counter stages */
-	u64 bytes;		/* sent since the byte counter last fired */
-	u64 last_cut_ps;
-	u64 next_alpha_ps, next_timer_ps, next_cut_ps;
+/* The machine's settings in its own units, from dcqcn_resolve(). */
+struct dcqcn_cfg {
+	u64 line_bps;		/* R */
+	u64 alpha_ns;		/* alpha update period */
+	u64 dec_ns;		/* rate-decrease check period */
+	u64 inc_ns;		/* rate-increase timer */
+	u64 byte_reset;		/* bytes per byte-counter event; 0: none */
+	u32 threshold;		/* F */
+	u64 ai_bps, hai_bps;
+	u64 min_bps;		/* floor of a cut */
+	u64 first_bps;		/* rc = rt on the first CNP; 0: unchanged */
+	double g_keep, g_add;	/* alpha = g_keep alpha + g_add [CNP came] */
+	double alpha0;		/* alpha on the first CNP */
+	double gd_div;		/* 2^rpg_gd: a cut is 1 - alpha 1024 / gd_div */
+	double min_factor;	/* a cut keeps at least this fraction of rc */
+	bool clamp;		/* every cut sets rt = rc */
+	bool clamp_after_time_inc; /* ... if the timer raised the rate */
+	bool release;		/* free the limiter when back at R */
 };
 
-void dcqcn_init(struct dcqcn_qp *q, double line_bps);
-void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_params *p,
-	       double line_bps, u64 now_ps);
-void dcqcn_sent(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		double line_bps, u32 bytes);
-/* Handle every timer of @q due at or before @now_ps. */
-void dcqcn_timer(struct dcqcn_qp *q, const struct dcqcn_params *p,
-		 double line_bps, u64 now_ps);
-u64 dcqcn_next_timer_ps(const struct dcqcn_qp *q);
+struct dcqcn_params {
+	enum dcqcn_preset preset;
+	u32 v[DCQCN_NR_PARAMS];	/* the preset's values, or overrides */
+	u32 overridden;		/* bit i: v[i] came from --dcqcn-NAME */
+	struct dcqcn_cfg cfg;	/* valid after dcqcn_resolve() */
+};
+
+void dcqcn_params_default(struct dcqcn_params *p);
+u32 dcqcn_preset_value(enum dcqcn_preset k, enum dcqcn_param id);
+int dcqcn_param_lookup(const char *name);
+/*
+ * Apply "NAME=VALUE" (NAME "preset" or a knob): 0 on success, -ENOENT for
+ * an unknown NAME, -EINVAL with @err naming the valid range otherwise.
+ */
+int dcqcn_param_parse(struct dcqcn_params *p, const char *name,
+		      const char *value, char *err, size_t errlen);
+/* Fill p->cfg for a sender whose line rate is @line_bps. */
+void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps);
+
+enum dcqcn_event_kind {
+	DCQCN_EV_FIRST_CNP,
+	DCQCN_EV_CUT,
+	DCQCN_EV_FAST_RECOVERY,
+	DCQCN_EV_ACTIVE_INCREASE,
+	DCQCN_EV_HYPER_INCREASE,
+};
+
+const char *dcqcn_event_name(enum dcqcn_event_kind kind);
+
+struct dcqcn_event {
+	u64 t_ns;
+	enum dcqcn_event_kind kind;
+	u64 rc, rt;		/* after the event */
+	double alpha;
+};
+
+/* Where a QP's rate events go (the replay prints them); NULL: nowhere. */
+struct dcqcn_sink {
+	void (*event)(void *ctx, const struct dcqcn_event *ev);
+	void *ctx;
+};
+
+enum { DCQCN_T_ALPHA, DCQCN_T_DEC, DCQCN_T_INC, DCQCN_NR_TIMERS };
+
+/* One QP's reaction point. */
+struct dcqcn_qp {
+	u64 rc, rt;		/* current and target rate, bit/s */
+	double alpha;
+	bool limited;		/* a CNP came: the rate limiter is on */
+	bool alpha_cnp, dec_cnp; /* "a CNP arrived" for alpha, decrease */
+	bool increasing;	/* a cut armed the timer and byte counter */
+	u32 t_stage, b_stage;	/* timer and byte-counter events since a cut */
+	u64 bytes;		/* sent since the last byte-counter event */
+	u64 due[DCQCN_NR_TIMERS];	/* ns, DCQCN_NEVER when not armed */
+	u64 armed[DCQCN_NR_TIMERS];	/* arming order: ties go by it */
+	u64 arms;
+};
+
+void dcqcn_init(struct dcqcn_qp *q, const struct dcqcn_cfg *c);
+void dcqcn_cnp(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 now_ns,
+	       const struct dcqcn_sink *sink);
+void dcqcn_tx(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 bytes,
+	      u64 now_ns, const struct dcqcn_sink *sink);
+/* Run the timers due before @t_ns (and at it if @inclusive), in order. */
+void dcqcn_run(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 t_ns,
+	       bool inclusive, const struct dcqcn_sink *sink);
+u64 dcqcn_next_ns(const struct dcqcn_qp *q);
 
 #endif /* RCC_SIM_DCQCN_H */

@@ -63,6 +63,7 @@ void options_usage(FILE *out)
 "  --speed                report simulated packets per wall second on stderr\n"
 "  --show-params          print the controllers' parameters and exit\n"
 "  --PARAM=V              an rdma_cc parameter, by its sysfs name\n"
+"  --dcqcn-preset=NAME    DCQCN's values: mlx5 (default), paper or hpcc\n"
 "  --dcqcn-PARAM=V        a DCQCN parameter, by its mlx5 sysfs name\n";
 
 	fputs(usage, out);
@@ -577,22 +578,12 @@ static int parse_param(struct sim_options *o, const char *opt,
 		return 0;
 	}
 	if (!strncmp(key, "dcqcn-", 6)) {
-		id = dcqcn_param_lookup(key + 6);
-		if (id >= 0) {
-			const struct dcqcn_param_desc *d =
-				&dcqcn_param_descs[id];
-			u64 u;
-			char what[128];
+		char what[160];
+		int rc = dcqcn_param_parse(&o->cfg.dcqcn, key + 6, v, what,
+					   sizeof(what));
 
-			if (parse_u64(v, d->max, &u) || u < d->min) {
-				snprintf(what, sizeof(what),
-					 "expected %u .. %u (%s)", d->min,
-					 d->max, d->unit);
-				return bad(opt, what);
-			}
-			o->cfg.dcqcn.v[id] = (u32)u;
-			return 0;
-		}
+		if (rc != -ENOENT)
+			return rc ? bad(opt, what) : 0;
 	}
 	return bad(opt, "unknown option (see --help)");
 }
@@ -762,6 +753,7 @@ int options_finish(struct sim_options *o)
 	if (c->rcc.data_rate_mbps &&
 	    c->rcc.data_rate_mbps * 1000000ULL > c->host_bps)
 		return bad("--data_rate_mbps", "must not exceed --host-gbps");
+	dcqcn_resolve(&c->dcqcn, c->host_bps);
 	for (k = 0; k < RP_NR_KINDS; k++)
 		any |= o->run[k];
 	if (!any)

@@ -45,7 +45,7 @@ void rp_start(struct sim *s, struct flow *f)
 		rcc_qp_init(&f->rp.rcc, line_bps(s));
 		break;
 	case RP_DCQCN:
-		dcqcn_init(&f->rp.dcqcn, (double)s->cfg->host_bps);
+		dcqcn_init(&f->rp.dcqcn, &s->cfg->dcqcn.cfg);
 		break;
 	default:
 		break;
@@ -70,8 +70,8 @@ void rp_cnp(struct sim *s, struct flow *f)
 		rcc_sim_event(s, f, RCC_EV_CNP, 0);
 		break;
 	case RP_DCQCN:
-		dcqcn_cnp(&f->rp.dcqcn, &s->cfg->dcqcn,
-			  (double)s->cfg->host_bps, s->now);
+		dcqcn_cnp(&f->rp.dcqcn, &s->cfg->dcqcn.cfg, s->now / PS_PER_NS,
+			  NULL);
 		break;
 	default:
 		break;
@@ -85,8 +85,8 @@ void rp_sent(struct sim *s, struct flow *f, u32 bytes)
 		rcc_sim_event(s, f, RCC_EV_TX, 1);
 		break;
 	case RP_DCQCN:
-		dcqcn_sent(&f->rp.dcqcn, &s->cfg->dcqcn,
-			   (double)s->cfg->host_bps, bytes);
+		dcqcn_tx(&f->rp.dcqcn, &s->cfg->dcqcn.cfg, bytes,
+			 s->now / PS_PER_NS, NULL);
 		break;
 	default:
 		break;
@@ -102,8 +102,8 @@ void rp_timer(struct sim *s, struct flow *f)
 			    s->now / PS_PER_NS, NULL, NULL);
 		break;
 	case RP_DCQCN:
-		dcqcn_timer(&f->rp.dcqcn, &s->cfg->dcqcn,
-			    (double)s->cfg->host_bps, s->now);
+		dcqcn_run(&f->rp.dcqcn, &s->cfg->dcqcn.cfg, s->now / PS_PER_NS,
+			  true, NULL);
 		break;
 	default:
 		break;
@@ -119,7 +119,7 @@ u64 rp_rate_bps(const struct sim *s, const struct flow *f)
 		r = f->rp.rcc.current_bps;
 		break;
 	case RP_DCQCN:
-		r = (u64)f->rp.dcqcn.rc;
+		r = f->rp.dcqcn.rc;
 		break;
 	default:
 		r = s->cfg->host_bps;
@@ -138,8 +138,11 @@ u64 rp_next_timer_ps(const struct sim *s, const struct flow *f)
 		if (!f->rp.rcc.congested)
 			return SIM_NEVER;
 		return f->rp.rcc.next_run_ns * PS_PER_NS;
-	case RP_DCQCN:
-		return dcqcn_next_timer_ps(&f->rp.dcqcn);
+	case RP_DCQCN: {
+		u64 t = dcqcn_next_ns(&f->rp.dcqcn);
+
+		return t == DCQCN_NEVER ? SIM_NEVER : t * PS_PER_NS;
+	}
 	default:
 		return SIM_NEVER;
 	}
