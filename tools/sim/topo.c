@@ -321,7 +321,28 @@ static int pick_watch(const struct sim_config *c, struct topo *t)
 	u32 *count, best = 0, h, n;
 	unsigned int i;
 
-	if (c->watch[0]) {
+	if (strchr(c->watch, '>')) {
+		char a[SIM_NAME_LEN];
+		const char *gt = strchr(c->watch, '>');
+		int na, nb;
+
+		snprintf(a, sizeof(a), "%.*s", (int)(gt - c->watch), c->watch);
+		na = find_node(t, a);
+		nb = find_node(t, gt + 1);
+		if (na < 0 || nb < 0 || !t->nodes[na].is_switch)
+			return topo_err("--watch=SWITCH>NEIGHBOUR names no such port",
+					c->watch);
+		for (i = 0; i < t->nodes[na].nports; i++) {
+			u32 p = t->nodes[na].first_port + i;
+
+			if (t->ports[t->ports[p].peer].node == (u32)nb) {
+				t->watch_port = p;
+				return 0;
+			}
+		}
+		return topo_err("--watch=SWITCH>NEIGHBOUR names no such port",
+				c->watch);
+	} else if (c->watch[0]) {
 		int w = find_node(t, c->watch);
 
 		if (w < 0 || t->nodes[w].is_switch)
