@@ -285,11 +285,104 @@ static void episode_late_timer_keeps_event_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 2ULL);
 }
 
+/*
+ * The timer race (the callback waited for the QP's lock while another path
+ * queued the timer again): here the interleaving is made by hand.  With
+ * interrupts off the queued timer cannot fire; packets after three overdue
+ * halves make their runs in the tx path and move next_run_ns on; then the
+ * callback runs, as the one that was waiting for the lock would.  It must
+ * leave the queued timer alone: not move its expiry (that corrupts the
+ * timer queue) and not ask to be restarted.
+ */
+static void episode_timer_queued_elsewhere_is_left_alone(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+	enum hrtimer_restart ret;
+	struct rcc_flow_state st;
+	struct rcc_flow *f;
+	unsigned long flags;
+	ktime_t soft, hard;
+	u64 t0;
+
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "2000000"), 7);
+	local_irq_save(flags);
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	f = rcu_access_pointer(ctx->fq->hqp.cc_priv);
+	if (!f || !hrtimer_is_queued(&f->timer)) {
+		local_irq_restore(flags);
+		KUNIT_FAIL(test, "no timer queued after the first CNP");
+		return;
+	}
+	soft = hrtimer_get_softexpires(&f->timer);
+	hard = hrtimer_get_expires(&f->timer);
+	t0 = f->core.next_run_ns - NSEC_PER_MSEC;
+	while (ktime_get_ns() < t0 + 3 * NSEC_PER_MSEC + NSEC_PER_MSEC / 2)
+		cpu_relax();
+	rdma_cc_hook_tx(&ctx->fq->hqp, 5);
+	ret = f->timer.function(&f->timer);
+	KUNIT_EXPECT_EQ(test, (int)ret, (int)HRTIMER_NORESTART);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&f->timer));
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(hrtimer_get_softexpires(&f->timer)),
+			ktime_to_ns(soft));
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(hrtimer_get_expires(&f->timer)),
+			ktime_to_ns(hard));
+	local_irq_restore(flags);
+
+	/* The queued timer carries on: the episode still ends. */
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	KUNIT_EXPECT_EQ(test, st.cnt.episodes_ended, 1ULL);
+}
+
+/*
+ * line_rate_margin_mbps = 0 at 400 Gbit/s: one CNP's episode ends at line
+ * rate (halfway rounds up), the driver is told line rate and no timer is
+ * left; the same after a storm of CNPs followed by calm.
+ */
+static void episode_margin_zero_ends_and_timer_is_gone(struct kunit *test)
+{
+	struct episode_ctx *ctx = test->priv;
+	struct rcc_flow_state st;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_LINE_RATE_MARGIN_MBPS,
+					     "0"), 1);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
+					     "2000"), 4);
+	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
+	msleep(2);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	KUNIT_EXPECT_FALSE(test, st.core.congested);
+	KUNIT_EXPECT_FALSE(test, st.timer_armed);
+	KUNIT_EXPECT_EQ(test, st.core.current_bps, 400 * GBPS);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(ctx->fq), 0ULL);
+	KUNIT_EXPECT_EQ(test, st.cnt.episodes_ended, 1ULL);
+
+	/* with the driver's QP lock held: lockdep checks the lock order */
+	for (i = 0; i < 2000; i++) {
+		fake_qp_cnp(ctx->fq);
+		fake_qp_tx(ctx->fq, 3);
+		if (i % 50 == 0)
+			usleep_range(5, 20);
+	}
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 5000));
+	msleep(2);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
+	KUNIT_EXPECT_FALSE(test, st.timer_armed);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(ctx->fq), 0ULL);
+	KUNIT_EXPECT_EQ(test, st.cnt.episodes, st.cnt.episodes_ended);
+	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 2001ULL);
+}
+
 static struct kunit_case episode_cases[] = {
 	KUNIT_CASE(episode_one_cnp_defaults),
 	KUNIT_CASE(episode_cnps_during_runs),
 	KUNIT_CASE(episode_param_change_applies_next_run),
 	KUNIT_CASE(episode_late_timer_keeps_event_order),
+	KUNIT_CASE(episode_timer_queued_elsewhere_is_left_alone),
+	KUNIT_CASE(episode_margin_zero_ends_and_timer_is_gone),
 	{}
 };
 

@@ -19,10 +19,12 @@ static void fake_set_rate(struct rdma_cc_hook_qp *hqp, u64 rate_bps)
 
 	spin_lock_irqsave(&fq->lock, flags);
 	/*
-	 * The contract: atomic context (rdma_cc holds the QP's irq-safe
-	 * lock), and only real changes.
+	 * The contract: called with rdma_cc's per-QP lock held (irq-safe:
+	 * interrupts are off, but not on PREEMPT_RT, where spinlock_t
+	 * sleeps), and only for real changes.
 	 */
-	if (!in_hardirq() && !irqs_disabled_flags(flags))
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && !in_hardirq() &&
+	    !irqs_disabled_flags(flags))
 		fq->nr_bad++;
 	if (rate_bps == fq->rate_bps)
 		fq->nr_bad++;
@@ -33,6 +35,24 @@ static void fake_set_rate(struct rdma_cc_hook_qp *hqp, u64 rate_bps)
 	fq->nr_calls++;
 	fq->rate_bps = rate_bps;
 	spin_unlock_irqrestore(&fq->lock, flags);
+}
+
+void fake_qp_cnp(struct fake_qp *fq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fq->drv_lock, flags);
+	rdma_cc_hook_cnp(&fq->hqp);
+	spin_unlock_irqrestore(&fq->drv_lock, flags);
+}
+
+void fake_qp_tx(struct fake_qp *fq, u32 npkts)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fq->drv_lock, flags);
+	rdma_cc_hook_tx(&fq->hqp, npkts);
+	spin_unlock_irqrestore(&fq->drv_lock, flags);
 }
 
 static const struct rdma_cc_rp_ops fake_rp_ops = {
@@ -78,6 +98,7 @@ int fake_qp_add(struct fake_dev *fd, struct fake_qp *fq, u32 qpn)
 {
 	memset(fq, 0, sizeof(*fq));
 	spin_lock_init(&fq->lock);
+	spin_lock_init(&fq->drv_lock);
 	fq->hqp.qpn = qpn;
 	return rdma_cc_hook_add_qp(&fd->hdev, &fq->hqp);
 }

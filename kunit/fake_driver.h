@@ -22,7 +22,8 @@ struct fake_rate {
 
 struct fake_qp {
 	struct rdma_cc_hook_qp hqp;
-	spinlock_t lock;		/* protects the log */
+	spinlock_t lock;		/* protects the log; a leaf lock */
+	spinlock_t drv_lock;		/* "the driver's QP lock": see fake_qp_cnp() */
 	unsigned int nr_calls;		/* set_rate calls, also past the log */
 	unsigned int nr_bad;		/* calls outside [floor, R] or in a wrong context */
 	u64 rate_bps;			/* the last rate told, 0 = line rate */
@@ -47,6 +48,14 @@ void fake_dev_free(struct fake_dev *fd);
 int fake_qp_add(struct fake_dev *fd, struct fake_qp *fq, u32 qpn);
 struct fake_qp *fake_qp_new(struct kunit *test, struct fake_dev *fd, u32 qpn);
 void fake_qp_free(struct fake_qp *fq);
+
+/*
+ * A CNP / packets for @fq with the driver's own QP lock held, as a driver
+ * that calls the hook under its QP lock would: lockdep then sees the lock
+ * order driver lock -> rdma_cc's QP lock -> set_rate()'s leaf lock.
+ */
+void fake_qp_cnp(struct fake_qp *fq);
+void fake_qp_tx(struct fake_qp *fq, u32 npkts);
 
 /* rdma_cc's state of a QP; false when rdma_cc has not attached it. */
 bool fake_qp_state(struct fake_qp *fq, struct rcc_flow_state *st);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * qp.c - one QP under rdma_cc: the per-QP lock, the CNP and packet events,
- * and the hrtimer that runs the loop on the t0 + j * T/2 grid while the QP
- * is congested (and never while it is not).
+ * and the hrtimer that runs the loop on the t0 + floor(j * T / 2) grid
+ * while the QP is congested (and never while it is not).  The order of
+ * events and runs is the core's (rcc_event(), rcc_advance()).
  *
  * Everything a driver reaches per packet or per CNP takes only this QP's
  * irq-safe spinlock (or an atomic), allocates nothing and never sleeps.
@@ -26,23 +27,38 @@ static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
 }
 
 /*
+ * The timer.  A softirq hrtimer, pinned to the CPU that armed it, as TCP's
+ * pacing timer: its callback runs the loop and calls the driver's
+ * set_rate(), work that does not belong in hard-irq context, and on
+ * PREEMPT_RT it runs in a thread where f->lock (a spinlock_t, which sleeps
+ * there) may be taken.  Hard-irq timers would be moved to softirq on RT
+ * anyway; asking for soft everywhere gives one behaviour on both.
+ */
+#define RCC_TIMER_MODE	HRTIMER_MODE_ABS_PINNED_SOFT
+
+/*
  * How late the hrtimer may fire: the timer core runs every timer whose
  * earliest time has passed in one interrupt, so QPs due within one slack
  * share an interrupt.  A run stays on its grid time (the core computes with
  * its scheduled time), and events are applied in time order however late
- * the timer is (rcc_flow_catch_up()), so the behaviour stays the spec's;
- * only the driver hears of a new rate up to this much later.
+ * the timer is, so the behaviour stays the contract's; only the driver
+ * hears of a new rate up to this much later.
  */
 static u64 rcc_flow_slack_ns(const struct rcc_params *p)
 {
 	return p->control_interval_ns / 8;
 }
 
-/* Tell the driver the QP's rate, if it changed.  Under f->lock. */
+/*
+ * After every event and run, under f->lock: publish whether the QP is in an
+ * episode (read without the lock by rcc_flow_tx()) and tell the driver the
+ * QP's rate, if it changed.
+ */
 static void rcc_flow_tell(struct rcc_flow *f)
 {
 	u64 rate = f->core.congested ? f->core.current_bps : 0;
 
+	WRITE_ONCE(f->in_episode, f->core.congested);
 	if (rate == f->told_bps)
 		return;
 	f->told_bps = rate;
@@ -59,58 +75,78 @@ static void rcc_flow_end_episode(struct rcc_flow *f, u64 t_ns, bool recovered)
 	trace_episode_end(f->hqp->dev->name, f->hqp->qpn, t_ns, d, recovered);
 }
 
-/* Run every run that is due at @now_ns.  Under f->lock, while congested. */
-static void rcc_flow_run_due(struct rcc_flow *f, const struct rcc_params *p,
-			     u64 line_rate, u64 now_ns)
+/* What the core's runs are told about: the QP and the time it is now. */
+struct rcc_flow_ctx {
+	struct rcc_flow *f;
+	u64 now_ns;
+	u64 line_rate;
+	u32 half_interval;
+};
+
+/* The core made a run: count it and trace it.  Under f->lock. */
+static void rcc_flow_ran(void *ctx, const struct rcc_report *rep)
 {
-	struct rcc_report rep;
+	struct rcc_flow_ctx *c = ctx;
+	struct rcc_flow *f = c->f;
+	u64 late = c->now_ns > rep->t_ns ? c->now_ns - rep->t_ns : 0;
 
-	while (f->core.congested && f->core.next_run_ns <= now_ns) {
-		u64 late = now_ns - f->core.next_run_ns;
-		u64 half_interval = p->control_interval_ns / 2;
-
-		rcc_run(&f->core, p, line_rate, &rep);
-		f->cnt.runs++;
-		if (rep.action < RCC_NR_ACTIONS)
-			f->cnt.actions[rep.action]++;
-		if (rep.floor_hit)
-			f->cnt.floor_hits++;
-		if (late > half_interval)
-			f->cnt.late_runs++;
-		trace_run(f->hqp->dev->name, f->hqp->qpn, &rep, late);
-		if (!rep.congested)
-			rcc_flow_end_episode(f, rep.t_ns, true);
+	if (rep->run == 0) {
+		f->cnt.episodes++;
+		f->episode_start_ns = rep->t_ns;
+		trace_episode_start(f->hqp->dev->name, f->hqp->qpn, rep->t_ns,
+				    c->line_rate, f->core.step_bps);
 	}
+	f->cnt.runs++;
+	if (rep->action < RCC_NR_ACTIONS)
+		f->cnt.actions[rep->action]++;
+	if (rep->floor_hit)
+		f->cnt.floor_hits++;
+	if (late > c->half_interval)
+		f->cnt.late_runs++;
+	trace_run(f->hqp->dev->name, f->hqp->qpn, rep, late);
+	if (!rep->congested)
+		rcc_flow_end_episode(f, rep->t_ns, true);
+}
+
+static void rcc_flow_ctx_init(struct rcc_flow_ctx *c, struct rcc_flow *f,
+			      const struct rcc_params *p)
+{
+	c->f = f;
+	c->now_ns = ktime_get_ns();
+	c->line_rate = rcc_dev_line_rate(f->dev, p);
+	c->half_interval = p->control_interval_ns / 2;
 }
 
 /*
- * Before an event at @now_ns: every run due strictly before it (an event at
- * a run's time is applied before that run).  Under f->lock.
+ * Who arms the timer.  Exactly one path owns its expiry at any time:
+ *  - an event (CNP or packets) that starts an episode arms it with
+ *    hrtimer_start_range_ns(), under f->lock;
+ *  - the callback moves the expiry and returns HRTIMER_RESTART only if,
+ *    under f->lock, the timer is not queued: while the callback waited for
+ *    the lock, another CPU may have ended the episode in its catch-up,
+ *    started a new one and queued the timer again.  Touching the expiry of
+ *    a queued timer would corrupt the timer queue, so then that start
+ *    owns the timer and the callback leaves it alone;
+ *  - an event whose catch-up ends the episode tries to cancel the timer,
+ *    so an uncongested QP keeps no timer (if the callback is running, it
+ *    finds the QP calm and stops).
+ * Both are under f->lock, so the test and the change are atomic.
  */
-static void rcc_flow_catch_up(struct rcc_flow *f, const struct rcc_params *p,
-			      u64 line_rate, u64 now_ns)
-{
-	if (!f->core.congested || f->core.next_run_ns >= now_ns)
-		return;
-	rcc_flow_run_due(f, p, line_rate, now_ns - 1);
-	rcc_flow_tell(f);
-}
-
 static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 {
 	struct rcc_flow *f = container_of(timer, struct rcc_flow, timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	const struct rcc_params *p;
+	struct rcc_flow_ctx c;
 	unsigned long flags;
-	u64 now;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
-	if (f->dead || !f->core.congested)
+	if (f->dead || !f->core.congested || hrtimer_is_queued(timer))
 		goto out;
 	p = rcc_flow_params(f);
-	now = ktime_get_ns();
-	rcc_flow_run_due(f, p, rcc_dev_line_rate(f->dev, p), now);
+	rcc_flow_ctx_init(&c, f, p);
+	rcc_advance(&f->core, p, c.line_rate, c.now_ns, rcc_flow_ran, &c);
 	rcc_flow_tell(f);
 	if (f->core.congested) {
 		hrtimer_set_expires_range_ns(timer,
@@ -124,59 +160,64 @@ out:
 	return ret;
 }
 
-/* cnp() of rdma_cc_cc_ops: any context. */
+/* An event for the core, in its order (rcc_event()).  Under f->lock. */
+static void rcc_flow_event(struct rcc_flow *f, enum rcc_event_kind kind,
+			   u32 npkts)
+{
+	const struct rcc_params *p = rcc_flow_params(f);
+	bool was_congested = f->core.congested;
+	struct rcc_flow_ctx c;
+	struct rcc_event ev;
+
+	rcc_flow_ctx_init(&c, f, p);
+	ev = (struct rcc_event){ .t_ns = c.now_ns, .npkts = npkts,
+				 .kind = kind };
+	if (rcc_event(&f->core, p, c.line_rate, &ev, rcc_flow_ran, &c)) {
+		/* a new episode: run 0 was made, the timer takes the rest */
+		if (f->core.congested)
+			hrtimer_start_range_ns(&f->timer,
+					       ns_to_ktime(f->core.next_run_ns),
+					       rcc_flow_slack_ns(p),
+					       RCC_TIMER_MODE);
+	} else if (was_congested && !f->core.congested) {
+		hrtimer_try_to_cancel(&f->timer);
+	}
+	rcc_flow_tell(f);
+}
+
+/* cnp() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */
 void rcc_flow_cnp(void *priv)
 {
 	struct rcc_flow *f = priv;
-	const struct rcc_params *p;
 	unsigned long flags;
-	u64 now, line_rate;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
-	if (f->dead)
-		goto out;
-	f->cnt.cnps++;
-	p = rcc_flow_params(f);
-	line_rate = rcc_dev_line_rate(f->dev, p);
-	now = ktime_get_ns();
-	rcc_flow_catch_up(f, p, line_rate, now);
-	if (!rcc_cnp(&f->core, p, line_rate, now))
-		goto out;
-	/* The first CNP of an episode: run 0 now, then the timer. */
-	f->cnt.episodes++;
-	f->episode_start_ns = now;
-	trace_episode_start(f->hqp->dev->name, f->hqp->qpn, now, line_rate,
-			    f->core.step_bps);
-	rcc_flow_run_due(f, p, line_rate, now);
-	rcc_flow_tell(f);
-	if (f->core.congested)
-		hrtimer_start_range_ns(&f->timer,
-				       ns_to_ktime(f->core.next_run_ns),
-				       rcc_flow_slack_ns(p), HRTIMER_MODE_ABS);
-out:
+	if (!f->dead) {
+		f->cnt.cnps++;
+		rcc_flow_event(f, RCC_EV_CNP, 0);
+	}
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
 }
 
-/* tx() of rdma_cc_cc_ops: any context. */
+/* tx() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */
 void rcc_flow_tx(void *priv, u32 npkts)
 {
 	struct rcc_flow *f = priv;
 	unsigned long flags;
 
-	atomic64_add(npkts, &f->pkts);
 	/* Outside an episode the core ignores packets: skip the lock. */
-	if (!READ_ONCE(f->core.congested))
+	if (!READ_ONCE(f->in_episode)) {
+		if (!READ_ONCE(f->dead))
+			atomic64_add(npkts, &f->pkts);
 		return;
+	}
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
 	if (!f->dead) {
-		const struct rcc_params *p = rcc_flow_params(f);
-
-		rcc_flow_catch_up(f, p, rcc_dev_line_rate(f->dev, p),
-				  ktime_get_ns());
-		rcc_tx(&f->core, npkts);
+		atomic64_add(npkts, &f->pkts);
+		rcc_flow_event(f, RCC_EV_TX, npkts);
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
@@ -193,7 +234,7 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 		return NULL;
 	spin_lock_init(&f->lock);
 	atomic64_set(&f->pkts, 0);
-	hrtimer_init(&f->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_init(&f->timer, CLOCK_MONOTONIC, RCC_TIMER_MODE);
 	f->timer.function = rcc_flow_timer;
 	f->dev = dev;
 	f->hqp = hqp;
@@ -219,7 +260,7 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 	unsigned long flags;
 
 	spin_lock_irqsave(&f->lock, flags);
-	f->dead = true;
+	WRITE_ONCE(f->dead, true);
 	spin_unlock_irqrestore(&f->lock, flags);
 	/* No event re-arms it once dead; a running callback is waited for. */
 	hrtimer_cancel(&f->timer);

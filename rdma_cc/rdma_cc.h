@@ -58,6 +58,8 @@ struct rcc_dev {
  * struct rcc_flow - a QP rdma_cc controls (the hook QP's cc_priv)
  * @lock: serialises events, runs and readers of this QP; irq-safe
  * @dead: set at detach, under @lock: no more events, runs or set_rate
+ * @in_episode: @core.congested as of the last event or run, for readers
+ *	without @lock (WRITE_ONCE under @lock)
  * @core: the rate loop's state
  * @told_bps: the rate the driver was last told (0 = line rate)
  * @episode_start_ns: when the running episode started
@@ -73,6 +75,7 @@ struct rcc_dev {
 struct rcc_flow {
 	spinlock_t lock;		/* everything below but pkts */
 	bool dead;
+	bool in_episode;
 	struct rcc_qp core;
 	u64 told_bps;
 	u64 episode_start_ns;

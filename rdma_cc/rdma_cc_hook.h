@@ -33,12 +33,32 @@
  *	rdma_cc_hook_del_qp(qp);		// process context, may sleep
  *	rdma_cc_hook_unregister_dev(dev);	// process context, may sleep
  *
- * set_rate() is called in atomic context (hard-irq timer, or the context of
- * the CNP that started an episode), only when the rate changes, with a
- * per-QP lock of rdma_cc held: it must not sleep and must not call back into
- * rdma_cc_hook_cnp()/rdma_cc_hook_tx() for the same QP.  rate_bps == 0 means
- * "line rate: stop pacing".  It is never called for a QP once
- * rdma_cc_hook_del_qp() has been entered for it.
+ * Contexts and locks (the contract; Documentation/driver-api.rst explains).
+ *
+ * rdma_cc_hook_cnp() and rdma_cc_hook_tx() may be called from any context
+ * in which a spinlock_t may be taken: process, softirq, or hard-irq
+ * context on a kernel without PREEMPT_RT; on PREEMPT_RT (where spinlock_t
+ * sleeps) not from hard-irq context or under a raw spinlock.  They never
+ * sleep otherwise, allocate nothing and take only the QP's own lock.
+ *
+ * set_rate() is called with rdma_cc's per-QP lock held (a spinlock_t taken
+ * with spin_lock_irqsave(): interrupts are off, except on PREEMPT_RT), only
+ * when the rate changes, from any of:
+ *  - rdma_cc's timer (a softirq hrtimer; a thread on PREEMPT_RT);
+ *  - inside rdma_cc_hook_cnp() and rdma_cc_hook_tx(), in the caller's
+ *    context: the event makes the runs that were due before it first;
+ *  - process context, when rdma_cc hands a QP back at line rate (unload).
+ * So set_rate() must not sleep and must not call into rdma_cc_hook_*() for
+ * any QP.  The lock order is: the driver's locks that it holds while
+ * calling rdma_cc_hook_cnp()/tx(), then rdma_cc's per-QP lock, then the
+ * locks set_rate() takes.  set_rate() may therefore take only locks the
+ * driver never holds while calling into the hook (leaf locks), or none:
+ * rxe's writes one word and is lockless.  rate_bps == 0 means "line rate:
+ * stop pacing".
+ *
+ * Once rdma_cc_hook_del_qp() has returned for a QP, set_rate() is not
+ * called for it again (a timer may still run while del_qp() is waiting,
+ * and call it; del_qp() waits for that callback to finish).
  */
 #ifndef RDMA_CC_HOOK_H
 #define RDMA_CC_HOOK_H
@@ -54,7 +74,10 @@ struct rdma_cc_hook_qp;
 
 /* What a driver provides for each device. */
 struct rdma_cc_rp_ops {
-	/* New send rate for @qp in bit/s; 0 = line rate.  Atomic context. */
+	/*
+	 * New send rate for @qp in bit/s; 0 = line rate.  Called under
+	 * rdma_cc's per-QP lock: must not sleep (see the contexts above).
+	 */
 	void (*set_rate)(struct rdma_cc_hook_qp *qp, u64 rate_bps);
 };
 
@@ -79,7 +102,10 @@ struct rdma_cc_cc_ops {
 	 */
 	void (*detach_qp)(struct rdma_cc_hook_qp *qp, void *priv,
 			  bool to_line_rate);
-	/* Any context, never sleep, no allocation, no global lock. */
+	/*
+	 * The contexts of rdma_cc_hook_cnp()/tx() above; never sleep (but
+	 * for spinlock_t on PREEMPT_RT), no allocation, no global lock.
+	 */
 	void (*cnp)(void *qp_priv);
 	void (*tx)(void *qp_priv, u32 npkts);
 };

@@ -185,6 +185,45 @@ static void report_flags_and_schedule(void)
 	EXPECT(!strcmp(rcc_half_name(RCC_HALF_REDUCE), "reduce"));
 }
 
+/*
+ * The contract's 2026-12-04 change: N lowered during an episode from 1000
+ * to 5 after 400 runs with a CNP in every half: h is then about 200, and
+ * with "h == N + 1" increases would never come again; with h >= N + 1 the
+ * next increase half under CNPs increases, then every sixth.
+ */
+static void lowering_n_mid_episode_resumes_increases(void)
+{
+	struct rcc_params p;
+	struct rcc_qp qp;
+	u64 r = 100000000000ULL, t = 0;
+	unsigned int inc_after = 0, runs_after = 0;
+
+	rcc_params_default(&p);
+	p.num_control_loops_per_increase = 1000;
+	p.control_interval_ns = 2000;
+	rcc_qp_init(&qp, r);
+	/* a CNP 1 ns after every run: every half sees one */
+	cnp_at(&qp, &p, r, 0);
+	for (t = 1; qp.run < 400; t += 1000)
+		cnp_at(&qp, &p, r, t);
+	EXPECT(qp.congested && qp.cnp_halves >= 190);
+	p.num_control_loops_per_increase = 5;
+	for (; runs_after < 60; t += 1000) {
+		unsigned int before = nr_reps;
+
+		cnp_at(&qp, &p, r, t);
+		if (nr_reps == before)
+			continue;
+		runs_after += nr_reps - before;
+		if (last_rep.half == RCC_HALF_INCREASE &&
+		    last_rep.action != RCC_ACT_NONE)
+			inc_after++;
+	}
+	/* the first increase half increases, then one in every six */
+	EXPECT(inc_after >= 5);
+	EXPECT(qp.congested);
+}
+
 int main(void)
 {
 	run_case("defaults_match_the_spec", defaults_match_the_spec);
@@ -193,5 +232,7 @@ int main(void)
 	run_case("line_rate_resolution", line_rate_resolution);
 	run_case("counters_saturate", counters_saturate);
 	run_case("report_flags_and_schedule", report_flags_and_schedule);
+	run_case("lowering_n_mid_episode_resumes_increases",
+		 lowering_n_mid_episode_resumes_increases);
 	return 0;
 }
