@@ -40,16 +40,30 @@ struct pkt {
 
 struct event {
 	u64 t_ps;
-	u64 seq;	/* class in the top bits, then insertion order */
 	u32 target;	/* a flow or a port */
 	u32 arg;	/* a generation number, or PFC on/off */
 	struct pkt p;
 	u8 kind;	/* enum ev_kind */
 };
 
+/* The heap's entries: time, then class, insertion order, payload slot. */
+struct ev_key {
+	u64 t_ps;
+	u64 ord;
+};
+
+struct ev_payload {
+	u32 target;
+	u32 arg;
+	struct pkt p;
+	u8 kind;
+};
+
 struct eventq {
-	struct event *heap;
-	u32 len, cap;
+	struct ev_key *heap;
+	struct ev_payload *slab;
+	u32 *free;		/* free payload slots */
+	u32 len, cap, nfree;
 	u64 next_seq;
 };
 

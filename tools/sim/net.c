@@ -137,10 +137,23 @@ static inline bool has_more(const struct flow *f)
 
 static void port_next(struct sim *s, u32 pid);
 
+/*
+ * Something waits at port @pid: send it now if the port is free, else when
+ * the packet on the wire is out.  (A port that finishes with nothing
+ * waiting schedules no event.)
+ */
 static inline void port_kick(struct sim *s, u32 pid)
 {
-	if (!s->ports[pid].done_pending)
+	struct port *pt = &s->ports[pid];
+
+	if (pt->done_pending)
+		return;
+	if (pt->busy_until <= s->now) {
 		port_next(s, pid);
+		return;
+	}
+	pt->done_pending = true;
+	push(s, pt->busy_until, EV_PORT_DONE, pid, 0, NULL);
 }
 
 /* Let @f send when its pacer allows, if it has anything to send. */
@@ -358,9 +371,12 @@ static void port_next(struct sim *s, u32 pid)
 			stats_port_busy(s, ser);
 	}
 	pt->busy_until = s->now + ser;
-	pt->done_pending = true;
-	push(s, s->now + ser, EV_PORT_DONE, pid, 0, NULL);
 	push(s, s->now + ser + pt->prop_ps, EV_ARRIVE, pt->peer, 0, &p);
+	if (pt->q[PRIO_CTRL].len ||
+	    (!pt->paused && (pt->q[PRIO_DATA].len || pt->ready_len))) {
+		pt->done_pending = true;
+		push(s, pt->busy_until, EV_PORT_DONE, pid, 0, NULL);
+	}
 }
 
 static inline u32 pkt_dst(const struct sim *s, const struct pkt *p)
@@ -630,7 +646,13 @@ static void dispatch(struct sim *s, struct event *ev)
 		pfc_arrive(s, ev->target, ev->arg);
 		break;
 	case EV_FLOW_START:
-		flow_start(s, &s->flows[ev->target]);
+		/* every flow starting now, then the next start time */
+		while (s->next_start < s->nstarts &&
+		       s->flows[s->starts[s->next_start]].spec->start_ps <= s->now)
+			flow_start(s, &s->flows[s->starts[s->next_start++]]);
+		if (s->next_start < s->nstarts)
+			push(s, s->flows[s->starts[s->next_start]].spec->start_ps,
+			     EV_FLOW_START, 0, 0, NULL);
 		break;
 	case EV_FLOW_STOP:
 		flow_end(s, &s->flows[ev->target]);
@@ -653,6 +675,18 @@ static void dispatch(struct sim *s, struct event *ev)
 			     NULL);
 		break;
 	}
+}
+
+static const struct flow_spec *sort_specs;
+
+static int cmp_start(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+	u64 sx = sort_specs[x].start_ps, sy = sort_specs[y].start_ps;
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 static u32 flow_hash(u64 seed, u32 i)
@@ -683,8 +717,9 @@ int sim_run(struct sim *s, const struct sim_config *cfg, enum rp_kind kind,
 	s->flows = calloc(cfg->nflows ? cfg->nflows : 1, sizeof(*s->flows));
 	s->nodes = malloc(sizeof(*s->nodes) * t->nnodes);
 	s->ports = malloc(sizeof(*s->ports) * t->nports);
-	if (!s->flows || !s->nodes || !s->ports ||
-	    eventq_init(&s->evq, 1024 + 4 * cfg->nflows))
+	s->starts = malloc(sizeof(*s->starts) * (cfg->nflows + 1));
+	if (!s->flows || !s->nodes || !s->ports || !s->starts ||
+	    eventq_init(&s->evq, 4096))
 		return -1;
 	memcpy(s->nodes, t->nodes, sizeof(*s->nodes) * t->nnodes);
 	memcpy(s->ports, t->ports, sizeof(*s->ports) * t->nports);
@@ -701,10 +736,16 @@ int sim_run(struct sim *s, const struct sim_config *cfg, enum rp_kind kind,
 			f->npkts = (u32)((fs->bytes + cfg->mtu - 1) / cfg->mtu);
 		if (fs->start_ps > cfg->duration_ps)
 			continue;
-		push(s, fs->start_ps, EV_FLOW_START, i, 0, NULL);
+		s->starts[s->nstarts++] = i;
 		if (fs->stop_ps != SIM_NEVER)
 			push(s, fs->stop_ps, EV_FLOW_STOP, i, 0, NULL);
 	}
+	/* flows start in time order, one pending start event at a time */
+	sort_specs = cfg->flows;
+	qsort(s->starts, s->nstarts, sizeof(*s->starts), cmp_start);
+	if (s->nstarts)
+		push(s, s->flows[s->starts[0]].spec->start_ps, EV_FLOW_START, 0,
+		     0, NULL);
 	push(s, cfg->sample_ps, EV_SAMPLE, 0, 0, NULL);
 	stats_csv_header(s);
 	while (eventq_pop(&s->evq, &ev)) {
@@ -756,6 +797,8 @@ void sim_free(struct sim *s)
 	free(s->ports);
 	free(s->nodes);
 	free(s->flows);
+	free(s->starts);
+	s->starts = NULL;
 	s->ports = NULL;
 	s->nodes = NULL;
 	s->flows = NULL;

@@ -212,6 +212,8 @@ struct sim {
 	struct node *nodes;
 	struct port *ports;
 	unsigned int nactive;	/* flows with bytes left to send */
+	u32 *starts;	/* flows in start order */
+	u32 nstarts, next_start;
 	u64 rng;
 	/* totals */
 	u64 pkts_sent, pkts_delivered, marks, drops, cnps, pauses;

@@ -169,8 +169,7 @@ static void check_convergence(struct sim *s)
 	const struct sim_config *c = s->cfg;
 	struct stats *st = s->stats;
 	u64 total = 0, *bytes = st->win_bytes;
-
-	unsigned int i, k;
+	unsigned int i;
 	double fair;
 	bool good = true;
 
@@ -181,14 +180,10 @@ static void check_convergence(struct sim *s)
 		st->last_bad_ps = s->now;
 		return;
 	}
-	for (i = 0; i < st->nlong; i++) {
-		bytes[i] = 0;
-		if (!is_long_active(&s->flows[st->longs[i]]))
-			continue;
-		for (k = 0; k < st->win; k++)
-			bytes[i] += st->ring[(size_t)i * st->win + k];
-		total += bytes[i];
-	}
+	/* bytes[i]: flow i's bytes over the window, kept by stats_sample */
+	for (i = 0; i < st->nlong; i++)
+		if (is_long_active(&s->flows[st->longs[i]]))
+			total += bytes[i];
 	fair = (double)total / st->epoch_n;
 	for (i = 0; i < st->nlong && good; i++) {
 		if (!is_long_active(&s->flows[st->longs[i]]))
@@ -225,8 +220,10 @@ void stats_sample(struct sim *s)
 	st->last_sample_ps = s->now;
 	for (i = 0; i < st->nlong; i++) {
 		struct flow *f = &s->flows[st->longs[i]];
+		u64 *slot = &st->ring[(size_t)i * st->win + st->ring_pos];
 
-		st->ring[(size_t)i * st->win + st->ring_pos] = f->sample_bytes;
+		st->win_bytes[i] += f->sample_bytes - *slot;
+		*slot = f->sample_bytes;
 		if (in_fair)
 			f->fair_bytes += f->sample_bytes;
 	}
