@@ -352,7 +352,7 @@ static void episode_margin_zero_ends_and_timer_is_gone(struct kunit *test)
 					     "2000"), 4);
 	rdma_cc_hook_cnp(&ctx->fq->hqp);
 	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
-	msleep(2);
+	usleep_range(2000, 3000);
 	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
 	KUNIT_EXPECT_FALSE(test, st.core.congested);
 	KUNIT_EXPECT_FALSE(test, st.timer_armed);
@@ -368,7 +368,7 @@ static void episode_margin_zero_ends_and_timer_is_gone(struct kunit *test)
 			usleep_range(5, 20);
 	}
 	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 5000));
-	msleep(2);
+	usleep_range(2000, 3000);
 	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
 	KUNIT_EXPECT_FALSE(test, st.timer_armed);
 	KUNIT_EXPECT_EQ(test, fake_qp_rate(ctx->fq), 0ULL);
