@@ -43,6 +43,7 @@ static void print_usage(FILE *f)
 			d->unit, d->def, d->help);
 	}
 	fprintf(f, "  --data_rate_mbps is required: there is no device.\n");
+	fprintf(f, "  --cc=dcqcn replays DCQCN instead (--cc=dcqcn --help).\n");
 }
 
 __noreturn __printf(1, 2) void fail(const char *fmt, ...)
