@@ -9,7 +9,8 @@
  * the replay tool, the simulator, the fuzzer) drives the loop through these
  * two, so the order of events and runs is decided in one place.  The same file is compiled into
  * rdma_cc.ko, KUnit, tools/rdma-cc-replay and tools/rdma-cc-sim.
- * See rate_loop.c for the algorithm and ../shared spec for the contract.
+ * See rate_loop.c for the algorithm and Documentation/algorithm.rst for
+ * the exact behaviour.
  */
 #ifndef RDMA_CC_RATE_LOOP_H
 #define RDMA_CC_RATE_LOOP_H

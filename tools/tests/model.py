@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""An independent model of ../shared/spec/rate-control.md, for the tests.
+"""An independent model of the rate loop (Documentation/algorithm.rst).
 
 Written from the spec's text alone, in a different shape from rate_loop.c:
 exact rational arithmetic for the estimate (fractions.Fraction), run times

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests that pin tools/rdma-cc-replay (and so rate_loop.c) to the spec.
 
-One test per rule of ../shared/spec/rate-control.md, the edge settings, the
+One test per rule of Documentation/algorithm.rst, the edge settings, the
 source's worked example at 400 Gbit/s, invariants over seeded random traces,
 agreement with an independent model (model.py) over random parameters and
 traces, and the replay tool's error paths.  Prints "ok NAME" or
