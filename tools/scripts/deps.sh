@@ -4,7 +4,7 @@
 # deps.sh GROUP... - install the Debian packages a part of the project needs.
 # Groups: base (the core and tools), module (rdma_cc.ko, style checks),
 # kunit (UML KUnit), vm (the qemu testbed), plot (PNG plots), bench
-# (make bench: callgrind), fuzz, dkms, k6.12 (the 6.12 kernels: Debian 12's
+# (make bench: callgrind, ns-3 for the speed reference), fuzz, dkms, k6.12 (the 6.12 kernels: Debian 12's
 # 6.12 LTS headers and image, generic and PREEMPT_RT, and linux-source-6.12).
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -41,7 +41,7 @@ for group in "$@"; do
 		       linux-headers-amd64 linux-source-6.1 xz-utils bc flex bison
 		       clang bpftool linux-libc-dev) ;;
 	plot)	pkgs+=(gnuplot-nox) ;;
-	bench)	pkgs+=(gcc make libc6-dev valgrind) ;;
+	bench)	pkgs+=(gcc g++ make libc6-dev valgrind pkg-config ns3 libns3-dev) ;;
 	fuzz)	pkgs+=(clang libclang-rt-14-dev) ;;
 	dkms)	pkgs+=(dkms linux-headers-amd64) ;;
 	k6.12)	# installed only when no 6.12 headers are there yet: the

@@ -15,8 +15,17 @@
 struct result {
 	enum rp_kind kind;
 	struct summary sum;
-	double wall_s;
+	double wall_s, cpu_s;
 };
+
+/* This process's CPU time: the speed on one core, whatever the load. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static double wall_now(void)
 {
@@ -31,7 +40,7 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 {
 	struct sim s;
 	FILE *csv = NULL, *fct = NULL, *trace = NULL, *ports = NULL;
-	double t0;
+	double t0, c0;
 	int rc;
 
 	if (o->out_dir) {
@@ -69,12 +78,14 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 		}
 	}
 	t0 = wall_now();
+	c0 = cpu_now();
 	rc = sim_run(&s, &o->cfg, kind, csv, fct, trace);
 	if (!rc)
 		stats_summary(&s, &r->sum);
 	if (!rc && ports)
 		sim_write_ports(&s, ports);
 	r->wall_s = wall_now() - t0;
+	r->cpu_s = cpu_now() - c0;
 	r->kind = kind;
 	sim_free(&s);
 	if (csv && fclose(csv))
@@ -228,6 +239,26 @@ int main(int argc, char **argv)
 	}
 	if (options_finish(&o))
 		return 2;
+	if (o.dump_flows) {
+		FILE *fp = fopen(o.dump_flows, "w");
+		const struct topo *t = o.cfg.topo;
+		unsigned int f;
+
+		if (!fp) {
+			perror(o.dump_flows);
+			return 1;
+		}
+		for (f = 0; f < o.cfg.nflows; f++)
+			fprintf(fp, "%u %u %llu %llu\n",
+				t->nodes[o.cfg.flows[f].src].host_idx,
+				t->nodes[o.cfg.flows[f].dst].host_idx,
+				(unsigned long long)o.cfg.flows[f].bytes,
+				(unsigned long long)o.cfg.flows[f].start_ps);
+		if (fclose(fp)) {
+			perror(o.dump_flows);
+			return 1;
+		}
+	}
 	for (k = 0; k < RP_NR_KINDS; k++) {
 		if (!o.run[k])
 			continue;
@@ -235,11 +266,12 @@ int main(int argc, char **argv)
 			return 1;
 		if (o.speed)
 			fprintf(stderr,
-				"speed %s %s: %llu packets, %llu events, %.3f s wall, %.0f packets/s\n",
+				"speed %s %s: %llu packets, %llu events, %.3f s wall, %.0f packets/s, %.3f s CPU, %.0f packets/CPU s\n",
 				o.name, rp_kind_name(k),
 				(unsigned long long)r[n].sum.pkts,
 				(unsigned long long)r[n].sum.events,
-				r[n].wall_s, r[n].sum.pkts / r[n].wall_s);
+				r[n].wall_s, r[n].sum.pkts / r[n].wall_s,
+				r[n].cpu_s, r[n].sum.pkts / r[n].cpu_s);
 		n++;
 	}
 	if (o.csv_summary)

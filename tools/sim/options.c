@@ -49,6 +49,8 @@ void options_usage(FILE *out)
 "                         port of switch SW toward PEER\n"
 "  --drop=FLOW:PSN        drop that data packet once at its first switch\n"
 "  --trace-flow=N         write flow N's sends, NAKs, timeouts (with --out)\n"
+"  --dump-flows=FILE      write the flows (SRC DST BYTES START_PS, hosts by\n"
+"                         number) after generating them\n"
 "  --duration-us=US --sample-us=US   run length, time series step [2000, 1]\n"
 "  --flow=[SRC>DST,]START_US[,STOP_US|-[,BYTES]]  one flow (BYTES 0: long);\n"
 "                         SRC may be a range hA..hB (one flow from each)\n"
@@ -712,6 +714,12 @@ int options_parse_arg(struct sim_options *o, const char *arg, int depth)
 			return bad(arg, "expected text, csv or csv-noheader");
 		}
 		return 0;
+	}
+	if (!strcmp(key, "dump-flows")) {
+		if (!*v)
+			return bad(arg, "expected a file name");
+		o->dump_flows = strdup(v);
+		return o->dump_flows ? 0 : bad(arg, "out of memory");
 	}
 	if (!strcmp(key, "name") || !strcmp(key, "out")) {
 		char *copy;

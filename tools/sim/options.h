@@ -16,6 +16,7 @@ struct sim_options {
 	bool run[RP_NR_KINDS];
 	const char *name;
 	const char *out_dir;	/* CSV time series go here */
+	char *dump_flows;	/* write the flows here */
 	bool csv_summary;	/* machine-readable summary on stdout */
 	bool header;		/* print the CSV summary header */
 	bool speed;		/* report wall-clock speed on stderr */
