@@ -181,6 +181,14 @@ for f in "$scen"/*.sim; do
 	fi
 done
 
+# One run, every CC: rdma_cc, each DCQCN preset, none, on the same flows.
+"$sim" --scenario="$scen/incast-2to1-100g.sim" --duration-us=300 --cc=all \
+	--format=csv >"$tmp/all.csv"
+t sim-cc-all-every-preset [ "$(cut -d, -f2 "$tmp/all.csv" | tr '\n' ' ')" = "cc rdma_cc dcqcn-mlx5 dcqcn-paper dcqcn-hpcc none " ]
+t sim-cc-dcqcn-is-the-preset-run [ "$("$sim" --scenario="$scen/incast-2to1-100g.sim" \
+	--duration-us=300 --cc=dcqcn --dcqcn-preset=hpcc --format=csv-noheader | cut -d, -f3-)" = \
+	"$(awk -F, '$2 == "dcqcn-hpcc"' "$tmp/all.csv" | cut -d, -f3-)" ]
+
 # Same inputs, same output.
 run again --scenario="$scen/incast-8to1-100g.sim" $small --fair-from-us=500
 t sim-deterministic cmp -s "$tmp/i8.csv" "$tmp/again.csv"

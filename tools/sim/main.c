@@ -14,6 +14,7 @@
 
 struct result {
 	enum rp_kind kind;
+	char label[24];		/* rdma_cc, dcqcn, dcqcn-PRESET, none */
 	struct summary sum;
 	double wall_s, cpu_s;
 };
@@ -35,8 +36,8 @@ static double wall_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int run_one(const struct sim_options *o, enum rp_kind kind,
-		   struct result *r)
+static int run_one(const struct sim_options *o, const struct sim_config *cfg,
+		   enum rp_kind kind, const char *label, struct result *r)
 {
 	struct sim s;
 	FILE *csv = NULL, *fct = NULL, *trace = NULL, *ports = NULL;
@@ -47,14 +48,14 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/%s-%s.csv", o->out_dir,
-			 o->name, rp_kind_name(kind));
+			 o->name, label);
 		csv = fopen(path, "w");
 		if (!csv) {
 			perror(path);
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s/%s-%s-fct.csv", o->out_dir,
-			 o->name, rp_kind_name(kind));
+			 o->name, label);
 		fct = fopen(path, "w");
 		if (!fct) {
 			perror(path);
@@ -63,11 +64,11 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 		}
 		fprintf(fct, "flow,src,dst,bytes,start_us,fct_us,ideal_us,slowdown\n");
 		snprintf(path, sizeof(path), "%s/%s-%s-ports.csv", o->out_dir,
-			 o->name, rp_kind_name(kind));
+			 o->name, label);
 		ports = fopen(path, "w");
 		if (o->cfg.trace_flow != SIM_NONE) {
 			snprintf(path, sizeof(path), "%s/%s-%s-trace.csv",
-				 o->out_dir, o->name, rp_kind_name(kind));
+				 o->out_dir, o->name, label);
 			trace = fopen(path, "w");
 			if (trace)
 				fprintf(trace, "t_us,event,psn,kind\n");
@@ -79,7 +80,7 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 	}
 	t0 = wall_now();
 	c0 = cpu_now();
-	rc = sim_run(&s, &o->cfg, kind, csv, fct, trace);
+	rc = sim_run(&s, cfg, kind, csv, fct, trace);
 	if (!rc)
 		stats_summary(&s, &r->sum);
 	if (!rc && ports)
@@ -87,6 +88,7 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 	r->wall_s = wall_now() - t0;
 	r->cpu_s = cpu_now() - c0;
 	r->kind = kind;
+	snprintf(r->label, sizeof(r->label), "%s", label);
 	sim_free(&s);
 	if (csv && fclose(csv))
 		rc = -1;
@@ -98,7 +100,7 @@ static int run_one(const struct sim_options *o, enum rp_kind kind,
 		rc = -1;
 	if (rc)
 		fprintf(stderr, "rdma-cc-sim: %s: out of memory or I/O error\n",
-			rp_kind_name(kind));
+			label);
 	return rc;
 }
 
@@ -171,7 +173,7 @@ static void print_text(const struct sim_options *o, const struct result *r,
 	       (double)o->cfg.duration_ps / PS_PER_US);
 	printf("%-14s", "metric");
 	for (k = 0; k < n; k++)
-		printf(" %12s", rp_kind_name(r[k].kind));
+		printf(" %12s", r[k].label);
 	putchar('\n');
 	for (i = 0; i < NMETRICS; i++) {
 		printf("%-14s", metric_names[i]);
@@ -196,7 +198,7 @@ static void print_csv(const struct sim_options *o, const struct result *r,
 		putchar('\n');
 	}
 	for (k = 0; k < n; k++) {
-		printf("%s,%s", o->name, rp_kind_name(r[k].kind));
+		printf("%s,%s", o->name, r[k].label);
 		for (i = 0; i < NMETRICS; i++) {
 			metric(o, &r[k].sum, i, b, sizeof(b));
 			printf(",%s", b);
@@ -221,7 +223,8 @@ static void show_params(const struct sim_options *o)
 int main(int argc, char **argv)
 {
 	struct sim_options o;
-	struct result r[RP_NR_KINDS];
+	struct result r[RP_NR_KINDS + DCQCN_NR_PRESETS];
+	struct sim_config pc;
 	int i, n = 0, k;
 
 	options_default(&o);
@@ -259,15 +262,45 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (k = 0; k < RP_NR_KINDS; k++) {
-		if (!o.run[k])
-			continue;
-		if (run_one(&o, k, &r[n]))
+	/* rdma_cc, dcqcn, dcqcn-PRESET..., none: the same flows and seed */
+	for (k = 0; k < RP_NR_KINDS + DCQCN_NR_PRESETS; k++) {
+		const struct sim_config *cfg = &o.cfg;
+		enum rp_kind kind;
+		char label[24];
+
+		if (k <= RP_DCQCN) {
+			kind = k;
+			if (!o.run[k])
+				continue;
+			snprintf(label, sizeof(label), "%s", rp_kind_name(kind));
+		} else if (k < RP_DCQCN + 1 + DCQCN_NR_PRESETS) {
+			int p = k - RP_DCQCN - 1;
+			char err[128];
+
+			kind = RP_DCQCN;
+			if (!(o.dcqcn_presets & (1u << p)))
+				continue;
+			pc = o.cfg;
+			if (dcqcn_param_parse(&pc.dcqcn, "preset",
+					      dcqcn_preset_names[p], err,
+					      sizeof(err)))
+				return 1;
+			dcqcn_resolve(&pc.dcqcn, pc.host_bps);
+			cfg = &pc;
+			snprintf(label, sizeof(label), "dcqcn-%s",
+				 dcqcn_preset_names[p]);
+		} else {
+			kind = RP_NONE;
+			if (!o.run[RP_NONE])
+				continue;
+			snprintf(label, sizeof(label), "none");
+		}
+		if (run_one(&o, cfg, kind, label, &r[n]))
 			return 1;
 		if (o.speed)
 			fprintf(stderr,
 				"speed %s %s: %llu packets, %llu events, %.3f s wall, %.0f packets/s, %.3f s CPU, %.0f packets/CPU s\n",
-				o.name, rp_kind_name(k),
+				o.name, label,
 				(unsigned long long)r[n].sum.pkts,
 				(unsigned long long)r[n].sum.events,
 				r[n].wall_s, r[n].sum.pkts / r[n].wall_s,

@@ -26,7 +26,9 @@ void options_usage(FILE *out)
 "usage: rdma-cc-sim [--OPTION=VALUE ...]\n"
 "  --scenario=FILE        read options from FILE (one a line, # comments)\n"
 "  --name=NAME            scenario name in the output\n"
-"  --cc=LIST              reaction points, comma separated: rdma_cc,dcqcn,none\n"
+"  --cc=LIST              reaction points, comma separated: rdma_cc, dcqcn\n"
+"                         (the --dcqcn-preset), dcqcn-mlx5, dcqcn-paper,\n"
+"                         dcqcn-hpcc, none; all: rdma_cc, every preset, none\n"
 "  --link-gbps=G          star: the switch to receiver link [100]\n"
 "  --host-gbps=G          each host's NIC rate [= link]\n"
 "  --uplink-gbps=G        switch to switch links [= host]\n"
@@ -432,26 +434,42 @@ static int parse_burst(struct sim_options *o, const char *opt, const char *v)
 
 static int parse_cc(struct sim_options *o, const char *opt, const char *v)
 {
-	char buf[128], *f[RP_NR_KINDS + 1];
-	int n, i;
+	static const char what[] =
+		"expected a list of rdma_cc, dcqcn, dcqcn-mlx5, dcqcn-paper, dcqcn-hpcc, none, all";
+	char buf[128], *f[8];
+	int n, i, k;
 
 	if (strlen(v) >= sizeof(buf))
 		return bad(opt, "value too long");
 	strcpy(buf, v);
-	n = split(buf, f, RP_NR_KINDS);
+	n = split(buf, f, 8);
 	if (n < 0)
-		return bad(opt, "expected a list of rdma_cc, dcqcn, none");
+		return bad(opt, what);
 	memset(o->run, 0, sizeof(o->run));
+	o->dcqcn_presets = 0;
 	for (i = 0; i < n; i++) {
-		enum rp_kind k;
+		enum rp_kind kind;
 
-		if (rp_kind_parse(f[i], &k))
-			return bad(opt, "expected a list of rdma_cc, dcqcn, none");
-		o->run[k] = true;
+		if (!strcmp(f[i], "all")) {
+			o->run[RP_RDMA_CC] = o->run[RP_NONE] = true;
+			o->dcqcn_presets = (1u << DCQCN_NR_PRESETS) - 1;
+			continue;
+		}
+		if (!strncmp(f[i], "dcqcn-", 6)) {
+			for (k = 0; k < DCQCN_NR_PRESETS; k++)
+				if (!strcmp(f[i] + 6, dcqcn_preset_names[k]))
+					break;
+			if (k == DCQCN_NR_PRESETS)
+				return bad(opt, what);
+			o->dcqcn_presets |= 1u << k;
+			continue;
+		}
+		if (rp_kind_parse(f[i], &kind))
+			return bad(opt, what);
+		o->run[kind] = true;
 	}
 	return 0;
 }
-
 
 static int parse_scenario(struct sim_options *o, const char *name, int depth)
 {
@@ -765,6 +783,7 @@ int options_finish(struct sim_options *o)
 	dcqcn_resolve(&c->dcqcn, c->host_bps);
 	for (k = 0; k < RP_NR_KINDS; k++)
 		any |= o->run[k];
+	any |= o->dcqcn_presets != 0;
 	if (!any)
 		return bad("--cc", "no reaction point to run");
 	return topo_build(c) ? -1 : 0;

@@ -14,6 +14,7 @@
 struct sim_options {
 	struct sim_config cfg;
 	bool run[RP_NR_KINDS];
+	unsigned int dcqcn_presets;	/* bit per preset: dcqcn-NAME runs */
 	const char *name;
 	const char *out_dir;	/* CSV time series go here */
 	char *dump_flows;	/* write the flows here */
