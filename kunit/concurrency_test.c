@@ -76,7 +76,7 @@ static void cc_cnp_bursts(struct kunit *test)
 	for (i = 0; i < CC_THREADS; i++) {
 		t[i].fq = fq;
 		t[i].n = CC_BURSTS;
-		t[i].irqs_off = i % 2;
+		t[i].irqs_off = fake_irqs_off(i % 2);
 		init_completion(&t[i].done);
 		task = kthread_run(cc_thread_fn, &t[i], "rcc_kunit_%d", i);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task));

@@ -156,6 +156,8 @@ static void episode_cnps_during_runs(struct kunit *test)
 	unsigned long flags;
 	u64 t0;
 
+	FAKE_SKIP_ON_RT(test);
+
 	ev = kunit_kcalloc(test, 64, sizeof(*ev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -254,6 +256,8 @@ static void episode_late_timer_keeps_event_order(struct kunit *test)
 	unsigned long flags;
 	u64 t0;
 
+	FAKE_SKIP_ON_RT(test);
+
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
 					     "2000000"), 7);
@@ -303,6 +307,8 @@ static void episode_timer_queued_elsewhere_is_left_alone(struct kunit *test)
 	unsigned long flags;
 	ktime_t soft, hard;
 	u64 t0;
+
+	FAKE_SKIP_ON_RT(test);
 
 	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
 					     "2000000"), 7);

@@ -57,6 +57,24 @@ void fake_qp_free(struct fake_qp *fq);
 void fake_qp_cnp(struct fake_qp *fq);
 void fake_qp_tx(struct fake_qp *fq, u32 npkts);
 
+/*
+ * Tests that call the hook with interrupts off, as a hard-irq handler
+ * would, cannot run on PREEMPT_RT: there the hook may not be called with
+ * interrupts off (its spinlock_t sleeps), and drivers' handlers are
+ * threads.  Such a test skips itself there; threads that would turn
+ * interrupts off keep them on (fake_irqs_off()).
+ */
+#define FAKE_SKIP_ON_RT(test)						\
+	do {								\
+		if (IS_ENABLED(CONFIG_PREEMPT_RT))			\
+			kunit_skip(test, "needs interrupts off around the hook: not on PREEMPT_RT"); \
+	} while (0)
+
+static inline bool fake_irqs_off(bool want)
+{
+	return want && !IS_ENABLED(CONFIG_PREEMPT_RT);
+}
+
 /* rdma_cc's state of a QP; false when rdma_cc has not attached it. */
 bool fake_qp_state(struct fake_qp *fq, struct rcc_flow_state *st);
 unsigned int fake_qp_calls(struct fake_qp *fq);

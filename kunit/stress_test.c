@@ -471,7 +471,7 @@ static void stress_random_ops(struct kunit *test)
 	for (i = 0; i < ST_THREADS; i++) {
 		prandom_seed_state(&t[i].rnd, 0x5eed0000ULL + i);
 		t[i].id = i;
-		t[i].irqs_off = i % 2;
+		t[i].irqs_off = fake_irqs_off(i % 2);
 		init_completion(&t[i].done);
 		task = kthread_run(st_thread_fn, &t[i], "rcc_stress_%d", i);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
