@@ -12,6 +12,22 @@ make --no-print-directory -s -C "$top/tools" rdma-cc-replay sim sim-tests || exi
 "$top/tools/build/dcqcn_test" || echo "not ok dcqcn/dcqcn_test: exit status $?"
 python3 "$top/tools/tests/test_dcqcn.py" --random "${DCQCN_RANDOM:-1000}"
 
+# The same tests against a replay built with ASan and UBSan: no memory error
+# and no undefined behaviour on any of them.
+san=$(mktemp -d)
+if (cd "$top/tools" && cc -O1 -g -std=gnu11 -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -I../rdma_cc -Isim -o "$san/replay" \
+	replay.c replay_dcqcn.c sim/dcqcn.c ../rdma_cc/rate_loop.c \
+	../rdma_cc/params.c) 2>"$san/err" &&
+   python3 "$top/tools/tests/test_dcqcn.py" --replay "$san/replay" \
+	--random 200 >"$san/out" 2>&1 && ! grep -q '^not ok' "$san/out"; then
+	echo "ok dcqcn/asan-ubsan-clean-on-every-test"
+else
+	grep '^not ok' "$san/out" "$san/err" 2>/dev/null | head -3 | sed 's/^/# /'
+	echo "not ok dcqcn/asan-ubsan-clean-on-every-test"
+fi
+rm -rf "$san"
+
 # The simulator: the presets' values, each preset cutting in an incast, the
 # error paths.
 sim=$top/tools/rdma-cc-sim
