@@ -147,6 +147,16 @@ void rdma_cc_hook_del_qp(struct rdma_cc_hook_qp *qp);
 int rdma_cc_hook_register_cc(const struct rdma_cc_cc_ops *ops);
 void rdma_cc_hook_unregister_cc(const struct rdma_cc_cc_ops *ops);
 
+/*
+ * Is a congestion control attached to @qp, so that CNPs about its packets
+ * slow it down?  Any context; the answer may change at once (a driver uses
+ * it to mark its packets ECN capable only where a reaction point listens).
+ */
+static inline bool rdma_cc_hook_qp_controlled(const struct rdma_cc_hook_qp *qp)
+{
+	return rcu_access_pointer(qp->cc_priv);
+}
+
 /* A CNP arrived for @qp from its peer.  Any context. */
 static inline void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp)
 {

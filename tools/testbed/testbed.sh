@@ -24,6 +24,11 @@ TB_SENDERS=${TB_SENDERS:-2}
 TB_VMS="r"
 for ((tb_i = 1; tb_i <= TB_SENDERS; tb_i++)); do TB_VMS+=" s$tb_i"; done
 TB_RXE_KO=${TB_RXE_KO:-$RDMA_CC_CACHE/rxe-build/rdma_rxe.ko}
+# The patched rxe's parameters in the VMs.  Under TCG a VM's timers fire
+# milliseconds late and it stalls for tens of milliseconds, so a paced QP
+# may catch up 10 ms of lateness here; rxe's default, 45 us (one control
+# interval), suits real hosts.
+: "${TB_RXE_PARAMS=pace_burst_us=10000}"
 TB_HOOK_KO=${TB_HOOK_KO:-$tb_top/rdma_cc_hook.ko}
 TB_CC_KO=${TB_CC_KO:-$tb_top/rdma_cc.ko}
 TB_HOST_PIDS=()
@@ -69,7 +74,7 @@ tb_up() {
 		tb_vm_spawn "$v" rxe-up <<-EOS
 		set -e
 		$(tb_rxe_needs_hook && echo "insmod $TB_HOOK_KO")
-		insmod $TB_RXE_KO
+		insmod $TB_RXE_KO $(tb_rxe_needs_hook && echo "$TB_RXE_PARAMS")
 		rdma link add rxe0 type rxe netdev eth0
 		for i in \$(seq 50); do
 			[ "\$(cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)" = "4: ACTIVE" ] && break
