@@ -239,6 +239,7 @@ bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 	u64 now = qp->next_run_ns;
 	u32 half_interval = p->control_interval_ns / 2;
 	u32 cnp = qp->cnp;
+	u64 gap;
 	u64 pkts = qp->pkts;
 	bool floor_hit = false;
 
@@ -253,15 +254,17 @@ bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 		qp->cnp = 0;
 		qp->pkts = 0;
 		/* run j + 1 is due at t0 + floor((j + 1) * T / 2) */
-		qp->next_run_ns = now + half_interval;
+		gap = half_interval;
 	} else {
 		if (increase_due(qp, p)) {
 			action = increase_rate(qp, p, line_rate_bps);
 			if (qp->current_bps + margin_bps(p) >= line_rate_bps)
 				end_episode(qp, line_rate_bps);
 		}
-		qp->next_run_ns = now + (p->control_interval_ns - half_interval);
+		gap = p->control_interval_ns - half_interval;
 	}
+	/* past the end of a u64 clock: never due (saturate, no wrap) */
+	qp->next_run_ns = now > RCC_U64_MAX - gap ? RCC_U64_MAX : now + gap;
 	if (rep) {
 		rep->t_ns = now;
 		rep->run = qp->run;
@@ -288,8 +291,8 @@ static unsigned int run_due(struct rcc_qp *qp, const struct rcc_params *p,
 	struct rcc_report rep;
 	unsigned int runs = 0;
 
-	while (qp->congested && (qp->next_run_ns < t_ns ||
-				 (at_too && qp->next_run_ns == t_ns))) {
+	while (qp->congested && qp->next_run_ns != RCC_U64_MAX &&
+	       (qp->next_run_ns < t_ns || (at_too && qp->next_run_ns == t_ns))) {
 		rcc_run(qp, p, line_rate_bps, &rep);
 		runs++;
 		if (fn)

@@ -698,6 +698,15 @@ def invariants_hold_on_random_traces(count=[300]):
 
 
 @test
+def times_near_the_end_of_the_clock_do_not_wrap():
+    o = dict(data_rate_mbps=1000, control_interval_ns=2000)
+    top = 2**64 - 1
+    rows = replay_rows(o, "%d cnp\n%d end\n" % (top - 1500, top))
+    check([r["t"] for r in rows] == [top - 1500, top - 500],
+          "runs past 2^64 - 1 never come: %s" % [r["t"] for r in rows])
+
+
+@test
 def extreme_rates_do_not_overflow():
     for o in (dict(data_rate_mbps=10_000_000, minimum_rate_percent=1,
                    number_active_increase_steps=1,
