@@ -40,6 +40,12 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 	return (u64)(((__uint128_t)a * mul) >> shift);
 }
 
+/* (a * mul) >> shift with a 128-bit intermediate, as in linux/math64.h */
+static inline u64 mul_u64_u64_shr(u64 a, u64 mul, unsigned int shift)
+{
+	return (u64)(((__uint128_t)a * mul) >> shift);
+}
+
 #define min_t(type, x, y) ({ type __x = (x); type __y = (y);	\
 			     __x < __y ? __x : __y; })
 #define max_t(type, x, y) ({ type __x = (x); type __y = (y);	\

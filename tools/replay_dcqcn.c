@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * replay_dcqcn.c - rdma-cc-replay --cc=dcqcn: DCQCN's reaction point
- * (tools/sim/dcqcn.c, the simulator's) over a scripted trace.
+ * (rdma_cc/dcqcn.c, the module's and the simulator's) over a scripted trace.
  *
  *	rdma-cc-replay --cc=dcqcn [--dcqcn-preset=mlx5|paper|hpcc]
  *		[--dcqcn-NAME=V ...] [--mtu=BYTES] --data_rate_mbps=R
@@ -137,7 +137,7 @@ static void print_event(void *ctx, const struct dcqcn_event *ev)
 	(void)ctx;
 	printf("%llu,%s,%llu,%llu,%.6f\n", (unsigned long long)ev->t_ns,
 	       dcqcn_event_name(ev->kind), (unsigned long long)ev->rc,
-	       (unsigned long long)ev->rt, ev->alpha);
+	       (unsigned long long)ev->rt, dcqcn_frac_double(ev->alpha));
 }
 
 static void replay(const struct trace *tr, const struct dcqcn_replay *r)

@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# DCQCN's reaction point (tools/sim/dcqcn.c): its presets against their
-# cited values, each rule against a hand-computed timeline through
-# rdma-cc-replay --cc=dcqcn, an independent model of the hpcc and paper
-# presets over random traces, the error paths.  DCQCN_RANDOM sets the
-# random case count.
+# DCQCN's reaction point (rdma_cc/dcqcn.c, also in rdma_cc_dcqcn.ko): its
+# presets against their cited values, each rule against a hand-computed
+# timeline through rdma-cc-replay --cc=dcqcn, an independent model of the
+# hpcc and paper presets over random traces, the kernel's fixed-point
+# arithmetic against the doubles over random traces of every preset, the
+# error paths.  DCQCN_RANDOM sets the random case count.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bash "$top/tools/scripts/deps.sh" base || exit 1
 make --no-print-directory -s -C "$top/tools" rdma-cc-replay sim sim-tests || exit 1
 "$top/tools/build/dcqcn_test" || echo "not ok dcqcn/dcqcn_test: exit status $?"
-python3 "$top/tools/tests/test_dcqcn.py" --random "${DCQCN_RANDOM:-1000}"
+# the C interface again with the kernel's arithmetic (names prefixed fixed-)
+fixed=$("$top/tools/build/dcqcn_test_fixed")
+rc=$?
+printf '%s\n' "$fixed" | sed 's|dcqcn-c/|dcqcn-c/fixed-|'
+[ "$rc" = 0 ] || echo "not ok dcqcn/dcqcn_test_fixed: exit status $rc"
+python3 "$top/tools/tests/test_dcqcn.py" --random "${DCQCN_RANDOM:-1000}" \
+	--fixed "$top/tools/build/rdma-cc-replay-fixed"
 
 # The same tests against a replay built with ASan and UBSan: no memory error
 # and no undefined behaviour on any of them.
 san=$(mktemp -d)
 if (cd "$top/tools" && cc -O1 -g -std=gnu11 -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -I../rdma_cc -Isim -o "$san/replay" \
-	replay.c replay_dcqcn.c sim/dcqcn.c ../rdma_cc/rate_loop.c \
+	-fno-sanitize-recover=all -I../rdma_cc -o "$san/replay" \
+	replay.c replay_dcqcn.c ../rdma_cc/dcqcn.c ../rdma_cc/rate_loop.c \
 	../rdma_cc/params.c) 2>"$san/err" &&
    python3 "$top/tools/tests/test_dcqcn.py" --replay "$san/replay" \
 	--random 200 >"$san/out" 2>&1 && ! grep -q '^not ok' "$san/out"; then

@@ -41,14 +41,15 @@ static void test_presets(void)
 	preset(&p, "hpcc", 100000000000ULL);
 	check("hpcc-timing", c->alpha_ns == 1000 && c->dec_ns == 4000 &&
 	      c->inc_ns == 300000);
-	check("hpcc-g-is-1/256", c->g_add == 0.00390625 &&
-	      c->g_keep == 1 - 0.00390625);
+	check("hpcc-g-is-1/256", dcqcn_frac_double(c->g_add) == 0.00390625 &&
+	      dcqcn_frac_double(c->g_keep) == 1 - 0.00390625 && c->g == 1020);
 	check("hpcc-ai-hai-min", c->ai_bps == 20000000 &&
 	      c->hai_bps == 200000000 && c->min_bps == 1000000000);
 	check("hpcc-no-byte-counter-no-clamp-alpha-1",
 	      !c->byte_reset && !c->clamp && c->clamp_after_time_inc &&
-	      c->alpha0 == 1 && !c->first_bps && c->threshold == 1 &&
-	      !c->release && c->gd_div == 2048 && c->min_factor == 0.5);
+	      dcqcn_frac_double(c->alpha0) == 1 && !c->first_bps &&
+	      c->threshold == 1 && !c->release && c->gd == 11 &&
+	      dcqcn_frac_double(c->min_factor) == 0.5);
 	/* run.py "dcqcn_paper": 50, 50, 55 us, the rest as dcqcn */
 	preset(&p, "paper", 400000000000ULL);
 	check("paper-timing", c->alpha_ns == 50000 && c->dec_ns == 50000 &&
@@ -61,8 +62,9 @@ static void test_presets(void)
 	check("mlx5-byte-counter-2097088-bytes", c->byte_reset == 2097088);
 	check("mlx5-rates", c->ai_bps == 5000000 && c->hai_bps == 50000000 &&
 	      c->min_bps == 1000000 && !c->first_bps);
-	check("mlx5-alpha", c->g_keep == 1019 / 1024.0 &&
-	      c->g_add == 5 / 1024.0 && c->alpha0 == 1023 / 1024.0);
+	check("mlx5-alpha", dcqcn_frac_double(c->g_keep) == 1019 / 1024.0 &&
+	      dcqcn_frac_double(c->g_add) == 5 / 1024.0 &&
+	      dcqcn_frac_double(c->alpha0) == 1023 / 1024.0);
 	check("mlx5-clamp-release", !c->clamp && c->clamp_after_time_inc &&
 	      c->release && c->threshold == 1);
 }

@@ -7,10 +7,12 @@ Each rule of the hpcc and paper presets against a timeline computed by hand
 microsecond, rc/2 + rt/2 is two truncated halves, a cut truncates rc (1 -
 alpha / 2)); the mlx5 preset's own rules for internal consistency;
 agreement, event for event, with an independent model (dcqcn_model.py)
-over seeded random traces; the error paths.  Prints "ok NAME" or "not ok
-NAME" per test.
+over seeded random traces; with --fixed, agreement of the kernel's
+fixed-point arithmetic (a replay built with -DDCQCN_FIXED) with the doubles
+over random traces of every preset; the error paths.  Prints "ok NAME" or
+"not ok NAME" per test.
 
-    test_dcqcn.py [--replay PATH] [--random N] [-k SUBSTRING]
+    test_dcqcn.py [--replay PATH] [--fixed PATH] [--random N] [-k SUBSTRING]
 """
 import argparse
 import os
@@ -405,10 +407,69 @@ def test_random(n, seed=20261204):
                              got[k:k + 1], want[k:k + 1]))
 
 
+# How far the fixed-point arithmetic may be from the doubles: a cut's
+# product is truncated from the exact value there and from the rounded
+# double here (1 bit/s apart at most), and the later halvings and cuts only
+# shrink such a difference; alpha is printed to 6 decimals, where the
+# last digit may round the other way.
+FIXED_RATE_SLACK = 2
+FIXED_ALPHA_SLACK = 1.5e-6
+
+
+def fixed_setup(rnd):
+    preset = rnd.choice(["hpcc", "paper", "mlx5"])
+    rate = rnd.choice([100, 1000, 25000, 100000, 400000,
+                       rnd.randint(1, 800000)])
+    extra = []
+    knobs = dict(dce_tcp_g=lambda: rnd.choice([0, 1, 512, 1019, 1020, 1023]),
+                 rpg_gd=lambda: rnd.randint(0, 15),
+                 rpg_min_dec_fac=lambda: rnd.randint(0, 100),
+                 initial_alpha_value=lambda: rnd.randint(0, 1024),
+                 rpg_byte_reset=lambda: rnd.choice([0, 1, 16, 300]),
+                 rpg_threshold=lambda: rnd.randint(0, 4),
+                 clamp_tgt_rate=lambda: rnd.randint(0, 1),
+                 rate_to_set_on_first_cnp=lambda: rnd.randint(0, 100000))
+    if rnd.random() < 0.6:
+        for knob in rnd.sample(sorted(knobs), rnd.randint(1, 4)):
+            extra.append("--dcqcn-%s=%d" % (knob, knobs[knob]()))
+    extra.append("--mtu=%d" % rnd.choice([64, 1024, 4096]))
+    return preset, rate, extra
+
+
+def test_fixed(path, n, seed=20261205):
+    global REPLAY
+    rnd = random.Random(seed)
+    doubles = REPLAY
+    events = 0
+    for i in range(n):
+        preset, rate, extra = fixed_setup(rnd)
+        text, _ = random_trace(rnd)
+        REPLAY = doubles
+        want = rows(preset, text, rate, extra)
+        REPLAY = path
+        try:
+            got = rows(preset, text, rate, extra)
+        finally:
+            REPLAY = doubles
+        where = "case %d (%s, R %d, %s)" % (i, preset, rate, " ".join(extra))
+        check(len(got) == len(want), "%s: %d events, doubles %d" % (
+            where, len(got), len(want)))
+        for k, (g, w) in enumerate(zip(got, want)):
+            ok = (g[:2] == w[:2] and
+                  abs(int(g[2]) - int(w[2])) <= FIXED_RATE_SLACK and
+                  abs(int(g[3]) - int(w[3])) <= FIXED_RATE_SLACK and
+                  abs(float(g[4]) - float(w[4])) <= FIXED_ALPHA_SLACK)
+            check(ok, "%s: event %d: fixed %s, doubles %s" % (
+                where, k, ",".join(g), ",".join(w)))
+        events += len(got)
+    check(events > 10 * n, "only %d events in %d cases" % (events, n))
+
+
 def main():
     global REPLAY
     ap = argparse.ArgumentParser()
     ap.add_argument("--replay", default=REPLAY)
+    ap.add_argument("--fixed", default="")
     ap.add_argument("--random", type=int, default=300)
     ap.add_argument("-k", default="")
     a = ap.parse_args()
@@ -416,6 +477,9 @@ def main():
     tests = [(f.__name__, f) for f in TESTS]
     tests.append(("model_agrees_on_%d_random_traces" % a.random,
                   lambda: test_random(a.random)))
+    if a.fixed:
+        tests.append(("fixed_point_agrees_with_doubles_on_%d_random_traces"
+                      % a.random, lambda: test_fixed(a.fixed, a.random)))
     failed = 0
     for name, fn in tests:
         if a.k not in name:

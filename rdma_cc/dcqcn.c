@@ -39,9 +39,17 @@
  *
  * Timers due at the same time run in the order they were armed, as ns-3
  * runs same-time events.
+ *
+ * The file uses no kernel service and no C library but for strcmp, memset
+ * and snprintf, so it compiles into rdma_cc_dcqcn.ko and the tools alike;
+ * the arithmetic of alpha and of a cut is the only part that differs
+ * (doubles in user space, fixed point in the kernel: dcqcn.h).
  */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#else
 #include <stdio.h>
-#include <string.h>
+#endif
 
 #include "dcqcn.h"
 
@@ -218,6 +226,99 @@ int dcqcn_param_parse(struct dcqcn_params *p, const char *name,
 	return 0;
 }
 
+/*
+ * The arithmetic of alpha and of a cut, the one part that is not the same
+ * code in the kernel and in user space (dcqcn.h).  The double versions are
+ * the expressions of the ns-3 code, operation for operation.
+ */
+#if DCQCN_FIXED_POINT
+
+/* @n / 1024, exact (n <= 1024) */
+static dcqcn_frac frac_1024(u32 n)
+{
+	return (u64)n << (DCQCN_FRAC_SHIFT - 10);
+}
+
+/*
+ * @n / 100 rounded up (n <= 100): a cut keeps at least n % of the rate, and
+ * n % of a whole number of bit/s stays whole (truncating 0.85 would make
+ * 0.85 x 400 Gbit/s one bit/s short)
+ */
+static dcqcn_frac frac_percent(u32 n)
+{
+	return DCQCN_FRAC_ONE / 100 * n + (DCQCN_FRAC_ONE % 100 * n + 99) / 100;
+}
+
+/* g' alpha + (1 - g') [a CNP came]: the product truncated */
+static dcqcn_frac alpha_update(const struct dcqcn_cfg *c, dcqcn_frac alpha,
+			       bool cnp)
+{
+	return mul_u64_u32_shr(alpha, c->g, 10) + (cnp ? c->g_add : 0);
+}
+
+/* max(1 - alpha 1024 / 2^gd, min_factor) */
+static dcqcn_frac cut_factor(const struct dcqcn_cfg *c, dcqcn_frac alpha)
+{
+	dcqcn_frac share, f;
+
+	if (c->gd >= 10)
+		share = alpha >> (c->gd - 10);
+	else if (alpha > DCQCN_FRAC_ONE >> (10 - c->gd))
+		share = DCQCN_FRAC_ONE;
+	else
+		share = alpha << (10 - c->gd);
+	f = share >= DCQCN_FRAC_ONE ? 0 : DCQCN_FRAC_ONE - share;
+	return f < c->min_factor ? c->min_factor : f;
+}
+
+/* rc x factor, truncated to a whole bit/s */
+static u64 scale_rate(u64 rc, dcqcn_frac factor)
+{
+	return mul_u64_u64_shr(rc, factor, DCQCN_FRAC_SHIFT);
+}
+
+u64 dcqcn_frac_micro(dcqcn_frac x)
+{
+	return mul_u64_u32_shr(x, 1000000, DCQCN_FRAC_SHIFT);
+}
+
+#else /* doubles, as ns-3 */
+
+static dcqcn_frac frac_1024(u32 n)
+{
+	return n / 1024.0;
+}
+
+static dcqcn_frac frac_percent(u32 n)
+{
+	return n / 100.0;
+}
+
+static dcqcn_frac alpha_update(const struct dcqcn_cfg *c, dcqcn_frac alpha,
+			       bool cnp)
+{
+	return cnp ? c->g_keep * alpha + c->g_add : c->g_keep * alpha;
+}
+
+static dcqcn_frac cut_factor(const struct dcqcn_cfg *c, dcqcn_frac alpha)
+{
+	double factor = 1 - alpha * 1024 / (double)(1u << c->gd);
+
+	return factor < c->min_factor ? c->min_factor : factor;
+}
+
+static u64 scale_rate(u64 rc, dcqcn_frac factor)
+{
+	return (u64)((double)rc * factor);
+}
+
+u64 dcqcn_frac_micro(dcqcn_frac x)
+{
+	return (u64)(x * 1000000);
+}
+
+#endif /* DCQCN_FIXED_POINT */
+
 void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps)
 {
 	struct dcqcn_cfg *c = &p->cfg;
@@ -238,11 +339,12 @@ void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps)
 		     line_bps / 500;
 	c->min_bps = v[DCQCN_MIN_RATE] * BPS_PER_MBPS;
 	c->first_bps = first > line_bps ? line_bps : first;
-	c->g_keep = v[DCQCN_TCP_G] / 1024.0;
-	c->g_add = (1024 - v[DCQCN_TCP_G]) / 1024.0;
-	c->alpha0 = v[DCQCN_INITIAL_ALPHA] / 1024.0;
-	c->gd_div = (double)(1u << v[DCQCN_GD]);
-	c->min_factor = v[DCQCN_MIN_DEC_FAC] / 100.0;
+	c->g = v[DCQCN_TCP_G];
+	c->g_keep = frac_1024(v[DCQCN_TCP_G]);
+	c->g_add = frac_1024(1024 - v[DCQCN_TCP_G]);
+	c->alpha0 = frac_1024(v[DCQCN_INITIAL_ALPHA]);
+	c->gd = v[DCQCN_GD];
+	c->min_factor = frac_percent(v[DCQCN_MIN_DEC_FAC]);
 	c->clamp = v[DCQCN_CLAMP_TGT];
 	c->clamp_after_time_inc = v[DCQCN_CLAMP_TGT_AFTER_TIME_INC];
 	c->release = p->preset == DCQCN_PRESET_MLX5;
@@ -348,14 +450,11 @@ static void increase(struct dcqcn_qp *q, const struct dcqcn_cfg *c,
 static void cut(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 now,
 		const struct dcqcn_sink *sink)
 {
-	double factor = 1 - q->alpha * 1024 / c->gd_div;
 	u64 rc;
 
 	if (c->clamp || (c->clamp_after_time_inc && q->t_stage))
 		q->rt = q->rc;
-	if (factor < c->min_factor)
-		factor = c->min_factor;
-	rc = (u64)((double)q->rc * factor);
+	rc = scale_rate(q->rc, cut_factor(c, q->alpha));
 	q->rc = rc > c->min_bps ? rc : c->min_bps;
 	q->t_stage = 0;
 	q->b_stage = 0;
@@ -417,9 +516,7 @@ void dcqcn_run(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 t_ns,
 		now = q->due[i];
 		switch (i) {
 		case DCQCN_T_ALPHA:
-			q->alpha = q->alpha_cnp ?
-				   c->g_keep * q->alpha + c->g_add :
-				   c->g_keep * q->alpha;
+			q->alpha = alpha_update(c, q->alpha, q->alpha_cnp);
 			q->alpha_cnp = false;
 			arm(q, DCQCN_T_ALPHA, now, c->alpha_ns);
 			break;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dcqcn.h - DCQCN's reaction point (Zhu et al., "Congestion Control for
- * Large-Scale RDMA Deployments", SIGCOMM 2015) for the simulator and the
- * replay tool, as named presets:
+ * Large-Scale RDMA Deployments", SIGCOMM 2015), one machine compiled into
+ * rdma_cc_dcqcn.ko, KUnit, the simulator and the replay tool (as
+ * rate_loop.c is), with named presets:
  *
  *   mlx5   ConnectX firmware as mlx5 documents its knobs (the default);
  *   hpcc   the "Mellanox's version of DCQCN" of the HPCC paper's ns-3 code
@@ -15,12 +16,46 @@
  * "--dcqcn-NAME=V" overrides one of them whatever the preset.  Each value,
  * its unit and its source: Documentation/sim/dcqcn.rst.
  */
-#ifndef RCC_SIM_DCQCN_H
-#define RCC_SIM_DCQCN_H
+#ifndef RDMA_CC_DCQCN_H
+#define RDMA_CC_DCQCN_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "portable.h"
+
+/*
+ * The numbers of alpha and of a cut's factor (fractions 0 .. 1).  User
+ * space computes them in doubles, as the HPCC ns-3 code does, so that the
+ * hpcc and paper presets follow it to the last bit; the kernel has no
+ * floating point and uses fixed point: a u64 in units of 2^-62, at least
+ * as fine as a double near 1, every product truncated.  The two agree to
+ * within a bit/s or two of a rate and 1e-6 of alpha (tools/check/12-dcqcn.sh
+ * builds the tools both ways and compares them over random traces);
+ * Documentation/sim/dcqcn.rst says why they cannot be equal.  -DDCQCN_FIXED
+ * selects the kernel's arithmetic in user space.
+ */
+#if defined(__KERNEL__) || defined(DCQCN_FIXED)
+#define DCQCN_FIXED_POINT	1
+#define DCQCN_FRAC_SHIFT	62
+#define DCQCN_FRAC_ONE		(1ULL << DCQCN_FRAC_SHIFT)
+typedef u64 dcqcn_frac;
+#else
+#define DCQCN_FIXED_POINT	0
+typedef double dcqcn_frac;
+#endif
+
+#ifndef __KERNEL__
+/* A fraction as a double, for printing. */
+static inline double dcqcn_frac_double(dcqcn_frac x)
+{
+#if DCQCN_FIXED_POINT
+	return (double)x / (double)DCQCN_FRAC_ONE;
+#else
+	return x;
+#endif
+}
+#endif
+
+/* A fraction in millionths, truncated (for the kernel's debugfs). */
+u64 dcqcn_frac_micro(dcqcn_frac x);
 
 #define DCQCN_NEVER	(~0ULL)
 
@@ -70,10 +105,11 @@ struct dcqcn_cfg {
 	u64 ai_bps, hai_bps;
 	u64 min_bps;		/* floor of a cut */
 	u64 first_bps;		/* rc = rt on the first CNP; 0: unchanged */
-	double g_keep, g_add;	/* alpha = g_keep alpha + g_add [CNP came] */
-	double alpha0;		/* alpha on the first CNP */
-	double gd_div;		/* 2^rpg_gd: a cut is 1 - alpha 1024 / gd_div */
-	double min_factor;	/* a cut keeps at least this fraction of rc */
+	u32 g;			/* dce_tcp_g, 1/1024 */
+	dcqcn_frac g_keep, g_add; /* alpha = g_keep alpha + g_add [CNP came] */
+	dcqcn_frac alpha0;	/* alpha on the first CNP */
+	u32 gd;			/* a cut is 1 - alpha 1024 / 2^gd */
+	dcqcn_frac min_factor;	/* a cut keeps at least this fraction of rc */
 	bool clamp;		/* every cut sets rt = rc */
 	bool clamp_after_time_inc; /* ... if the timer raised the rate */
 	bool release;		/* free the limiter when back at R */
@@ -112,7 +148,7 @@ struct dcqcn_event {
 	u64 t_ns;
 	enum dcqcn_event_kind kind;
 	u64 rc, rt;		/* after the event */
-	double alpha;
+	dcqcn_frac alpha;
 };
 
 /* Where a QP's rate events go (the replay prints them); NULL: nowhere. */
@@ -126,7 +162,7 @@ enum { DCQCN_T_ALPHA, DCQCN_T_DEC, DCQCN_T_INC, DCQCN_NR_TIMERS };
 /* One QP's reaction point. */
 struct dcqcn_qp {
 	u64 rc, rt;		/* current and target rate, bit/s */
-	double alpha;
+	dcqcn_frac alpha;
 	bool limited;		/* a CNP came: the rate limiter is on */
 	bool alpha_cnp, dec_cnp; /* "a CNP arrived" for alpha, decrease */
 	bool increasing;	/* a cut armed the timer and byte counter */
@@ -147,4 +183,4 @@ void dcqcn_run(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 t_ns,
 	       bool inclusive, const struct dcqcn_sink *sink);
 u64 dcqcn_next_ns(const struct dcqcn_qp *q);
 
-#endif /* RCC_SIM_DCQCN_H */
+#endif /* RDMA_CC_DCQCN_H */
