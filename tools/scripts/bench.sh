@@ -71,8 +71,10 @@ ls=leafspine-websearch-50pct-128h-100g
 # ns-3's .pc files carry a stray "-I/usr\;" and name libraries by path,
 # some of which Debian does not ship: fix the one, drop the others.
 mods="ns3-point-to-point ns3-internet ns3-applications ns3-traffic-control"
+# shellcheck disable=SC2086 # $mods is a list of modules
 cflags=$(pkg-config --cflags $mods | sed 's#-I/usr\\;#-I/usr/include#g')
 libs=
+# shellcheck disable=SC2086 # $mods is a list of modules
 for w in $(pkg-config --libs $mods); do
 	case $w in
 	/*) [ -e "$w" ] && libs+=" $w" ;;

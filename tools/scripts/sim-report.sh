@@ -288,7 +288,8 @@ for s in $longs $workloads; do
 		echo
 		rst_table "$tmp/$s.sum"
 	} >>"$tmp/comparison.rst"
-	case " $(echo $workloads) " in
+	# shellcheck disable=SC2086 # word splitting flattens the list
+	case " $(printf '%s ' $workloads)" in
 	*" $s "*)
 		buckets "$s"
 		bucket_table "$tmp/$s.buckets" >>"$tmp/comparison.rst"
