@@ -170,15 +170,17 @@ t sim-fct-hand-checked [ "$(awk -F, 'NR == 2 { print $6 }' "$tmp/fct-none-fct.cs
 t sim-fct-ideal-hand-checked [ "$(awk -F, 'NR == 2 { print $7 }' "$tmp/fct-none-fct.csv")" = 3.128 ]
 t sim-fct-slowdown-one [ "$(m fct none fct_slowdown_p50)" = 1.00 ]
 
-# Every scenario file runs (briefly) with every reaction point.
+# Every scenario file runs (briefly) with every CC, and, lossless, drops
+# nothing.
 for f in "$scen"/*.sim; do
 	b=$(basename "$f" .sim)
-	if "$sim" --scenario="$f" --duration-us=200 --format=csv >"$tmp/s.csv" \
-		2>"$tmp/s.err" && [ "$(wc -l <"$tmp/s.csv")" = 4 ]; then
+	if "$sim" --scenario="$f" --duration-us=300 --cc=all --format=csv \
+		>"$tmp/s.csv" 2>"$tmp/s.err" && [ "$(wc -l <"$tmp/s.csv")" = 6 ]; then
 		echo "ok sim-scenario-runs-$b"
 	else
 		echo "not ok sim-scenario-runs-$b ($(head -1 "$tmp/s.err"))"
 	fi
+	t "sim-scenario-lossless-$b" [ "$(awk -F, 'NR > 1 && $7 != 0' "$tmp/s.csv")" = "" ]
 done
 
 # One run, every CC: rdma_cc, each DCQCN preset, none, on the same flows.
