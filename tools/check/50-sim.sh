@@ -169,6 +169,11 @@ done
 t sim-fct-hand-checked [ "$(awk -F, 'NR == 2 { print $6 }' "$tmp/fct-none-fct.csv")" = 3.128 ]
 t sim-fct-ideal-hand-checked [ "$(awk -F, 'NR == 2 { print $7 }' "$tmp/fct-none-fct.csv")" = 3.128 ]
 t sim-fct-slowdown-one [ "$(m fct none fct_slowdown_p50)" = 1.00 ]
+# A 20 MB flow alone: 1.6 ms at 100 Gbit/s, slowdown 1 (its ideal once
+# overflowed 64 bits and came out at microseconds).
+run fct20 --flow=0,-,20000000 --cc=none --duration-us=3000
+t sim-fct-large-flow-slowdown-one [ "$(m fct20 none fct_slowdown_p99)" = 1.00 ]
+t sim-fct-large-flow-fct ge "$(m fct20 none fct_mean_us)" 1600
 
 # Every scenario file runs (briefly) with every CC, and, lossless, drops
 # nothing.

@@ -259,8 +259,8 @@ static int build_ports(struct sim_config *c, struct topo *t)
 		 * packet our egress is sending before the PFC frame goes
 		 * out, the one the peer has started, and the one arriving.
 		 */
-		p->headroom = 2 * p->bps / 8 * p->prop_ps / PS_PER_S +
-			      3ULL * c->mtu + PFC_FRAME_BYTES;
+		p->headroom = (u64)((__uint128_t)2 * p->bps / 8 * p->prop_ps /
+				    PS_PER_S) + 3ULL * c->mtu + PFC_FRAME_BYTES;
 		nd->total_hdrm += p->headroom;
 		nd->total_rsrv += RESERVE_BYTES;
 	}
@@ -461,7 +461,9 @@ u64 topo_ideal_fct_ps(const struct sim_config *c, u32 src, u32 dst,
 			break;
 		p = topo_route(t, next, t->nodes[dst].host_idx, hash);
 	}
-	return ps + ((bytes - first) * 8 * PS_PER_S + slowest - 1) / slowest;
+	/* 128 bits: a 30 MB flow's bits x 10^12 overflow 64 */
+	return ps + (u64)(((__uint128_t)(bytes - first) * 8 * PS_PER_S +
+			   slowest - 1) / slowest);
 }
 
 /* A flow-size CDF: "BYTES PERCENT" lines, "#" comments. */
