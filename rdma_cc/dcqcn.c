@@ -178,7 +178,7 @@ int dcqcn_param_lookup(const char *name)
 }
 
 /* A plain decimal number of at most @max, nothing around it. */
-static int parse_u32(const char *s, u32 max, u32 *out)
+int dcqcn_parse_u32(const char *s, u32 max, u32 *out)
 {
 	u64 v = 0;
 
@@ -216,7 +216,7 @@ int dcqcn_param_parse(struct dcqcn_params *p, const char *name,
 	if (id < 0)
 		return -ENOENT;
 	d = &dcqcn_param_descs[id];
-	if (parse_u32(value, d->max, &v) || v < d->min) {
+	if (dcqcn_parse_u32(value, d->max, &v) || v < d->min) {
 		snprintf(err, errlen, "expected a whole number %u .. %u (%s)",
 			 d->min, d->max, d->unit);
 		return -EINVAL;
@@ -485,6 +485,15 @@ u64 dcqcn_next_ns(const struct dcqcn_qp *q)
 	for (i = 0; i < DCQCN_NR_TIMERS; i++)
 		if (q->due[i] < t)
 			t = q->due[i];
+	return t;
+}
+
+u64 dcqcn_next_change_ns(const struct dcqcn_qp *q)
+{
+	u64 t = q->due[DCQCN_T_INC];
+
+	if (q->dec_cnp && q->due[DCQCN_T_DEC] < t)
+		t = q->due[DCQCN_T_DEC];
 	return t;
 }
 

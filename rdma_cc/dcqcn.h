@@ -35,11 +35,11 @@
 #if defined(__KERNEL__) || defined(DCQCN_FIXED)
 #define DCQCN_FIXED_POINT	1
 #define DCQCN_FRAC_SHIFT	62
-#define DCQCN_FRAC_ONE		(1ULL << DCQCN_FRAC_SHIFT)
-typedef u64 dcqcn_frac;
+#define DCQCN_FRAC_ONE		BIT_ULL(DCQCN_FRAC_SHIFT)
+#define dcqcn_frac		u64
 #else
 #define DCQCN_FIXED_POINT	0
-typedef double dcqcn_frac;
+#define dcqcn_frac		double
 #endif
 
 #ifndef __KERNEL__
@@ -125,6 +125,8 @@ struct dcqcn_params {
 void dcqcn_params_default(struct dcqcn_params *p);
 u32 dcqcn_preset_value(enum dcqcn_preset k, enum dcqcn_param id);
 int dcqcn_param_lookup(const char *name);
+/* A plain decimal number of at most @max, nothing around it: 0 or -1. */
+int dcqcn_parse_u32(const char *s, u32 max, u32 *out);
 /*
  * Apply "NAME=VALUE" (NAME "preset" or a knob): 0 on success, -ENOENT for
  * an unknown NAME, -EINVAL with @err naming the valid range otherwise.
@@ -182,5 +184,12 @@ void dcqcn_tx(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 bytes,
 void dcqcn_run(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 t_ns,
 	       bool inclusive, const struct dcqcn_sink *sink);
 u64 dcqcn_next_ns(const struct dcqcn_qp *q);
+/*
+ * The earliest time a timer may change rc or rt: the increase timer, or
+ * the decrease check if a CNP came since the last cut (the alpha update
+ * changes neither, so a kernel timer need not wake for it: dcqcn_run()
+ * catches up the alpha updates, in order, when it runs later).
+ */
+u64 dcqcn_next_change_ns(const struct dcqcn_qp *q);
 
 #endif /* RDMA_CC_DCQCN_H */

@@ -28,6 +28,7 @@ typedef int s32;
 typedef unsigned long long u64;
 
 #define BIT(nr) (1UL << (nr))
+#define BIT_ULL(nr) (1ULL << (nr))
 
 static inline u64 div64_u64(u64 dividend, u64 divisor)
 {

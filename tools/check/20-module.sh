@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 20-module.sh - rdma_cc.ko and rdma_cc_hook.ko build clean against every
-# supported kernel (6.1, 6.12, 6.12-rt; RCC_CHECK_KERNELS narrows it): no
-# warnings at W=1, sparse clean at C=2, the vermagic of the kernel, and
-# modinfo shows the license, the description and every parameter of the
-# shared table with its unit and range.  Those lines are
+# 20-module.sh - rdma_cc.ko, rdma_cc_hook.ko and rdma_cc_dcqcn.ko build
+# clean against every supported kernel (6.1, 6.12, 6.12-rt;
+# RCC_CHECK_KERNELS narrows it): no warnings at W=1, sparse clean at C=2,
+# the vermagic of the kernel, and modinfo shows the license, the
+# description and every parameter of the shared table with its unit and
+# range (rdma_cc_dcqcn.ko: every knob of dcqcn.c's table with its range).  Those lines are
 # "ok module[LINE]: ...", one set per kernel.  Then, once, checkpatch
 # --strict clean on rdma_cc/ and kunit/.
 set -u
@@ -37,6 +38,25 @@ if ! gcc -O0 -I"$top/rdma_cc" -o "$table" "$work/param-table.c" \
 	echo "not ok module: the parameter table compiles"
 	table=
 fi
+# DCQCN's knobs (dcqcn.c's table): "name range min..max" per line
+dtable=$work/dcqcn-table
+cat > "$work/dcqcn-table.c" <<'C'
+#include <stdio.h>
+#include "dcqcn.h"
+int main(void)
+{
+	for (int i = 0; i < DCQCN_NR_PARAMS; i++)
+		printf("%s range %u..%u\n", dcqcn_param_descs[i].name,
+		       dcqcn_param_descs[i].min, dcqcn_param_descs[i].max);
+	return 0;
+}
+C
+if ! gcc -O0 -I"$top/rdma_cc" -o "$dtable" "$work/dcqcn-table.c" \
+	"$top/rdma_cc/dcqcn.c" 2>"$work/dcqcn-table.log"; then
+	cat "$work/dcqcn-table.log"
+	echo "not ok module: the DCQCN parameter table compiles"
+	dtable=
+fi
 
 # check_kernel LINE: build against LINE's headers in a fresh directory of
 # its own (sparse on every file), then the warnings and modinfo.
@@ -54,14 +74,16 @@ check_kernel() {
 	rm -rf "$dir"
 	if KDIR='' KVER=$line RCC_MODDIR=$dir \
 		"$top/tools/scripts/build-modules.sh" modules C=2 > "$log" 2>&1 &&
-	   [ -e "$dir/rdma_cc.ko" ] && [ -e "$dir/rdma_cc_hook.ko" ]; then
-		echo "ok $t: rdma_cc.ko and rdma_cc_hook.ko build against $rel"
+	   [ -e "$dir/rdma_cc.ko" ] && [ -e "$dir/rdma_cc_hook.ko" ] &&
+	   [ -e "$dir/rdma_cc_dcqcn.ko" ]; then
+		echo "ok $t: rdma_cc.ko, rdma_cc_hook.ko and rdma_cc_dcqcn.ko build against $rel"
 	else
 		tail -n 30 "$log"
-		echo "not ok $t: rdma_cc.ko and rdma_cc_hook.ko build against $rel"
+		echo "not ok $t: rdma_cc.ko, rdma_cc_hook.ko and rdma_cc_dcqcn.ko build against $rel"
 		return
 	fi
 	grep -q 'CHECK .*rdma_cc/qp.c' "$log" || echo "sparse did not run" >> "$log"
+	grep -q 'CHECK .*rdma_cc/dcqcn.c' "$log" || echo "sparse did not run on dcqcn.c" >> "$log"
 	# Compiler and sparse both report as "file:line:col: warning|error: ...".
 	diag=$(grep -E ': (warning|error)|sparse did not run' "$log")
 	if [ -z "$diag" ]; then
@@ -96,6 +118,20 @@ check_kernel() {
 		echo "expected, missing from modinfo:"
 		echo "$missing"
 		echo "not ok $t: modinfo shows all 10 parameters with unit and range"
+	fi
+	if [ -n "$dtable" ]; then
+		mi=$(modinfo "$dir/rdma_cc_dcqcn.ko")
+		want=$("$dtable"; echo "mtu range 1..65536")
+		# "parm: NAME:... (UNIT, range MIN..MAX) (uint)" -> "NAME range MIN..MAX"
+		have=$(sed -n 's/^parm: *\([a-z_]*\):.*, \(range [0-9]*\.\.[0-9]*\)).*/\1 \2/p' <<<"$mi")
+		if [ "$(sort <<<"$want")" = "$(sort <<<"$have")" ] &&
+		   [ "$(modinfo -F license "$dir/rdma_cc_dcqcn.ko")" = GPL ] &&
+		   [ -n "$(modinfo -F description "$dir/rdma_cc_dcqcn.ko")" ]; then
+			echo "ok $t: rdma_cc_dcqcn.ko: license, description, all 16 knobs with mlx5's names and dcqcn.c's ranges"
+		else
+			diff <(sort <<<"$want") <(sort <<<"$have") | head -n 20
+			echo "not ok $t: rdma_cc_dcqcn.ko: license, description, all 16 knobs with mlx5's names and dcqcn.c's ranges"
+		fi
 	fi
 	hi=$(modinfo -F license "$dir/rdma_cc_hook.ko")
 	if [ "$hi" = GPL ] && [ -n "$(modinfo -F description "$dir/rdma_cc_hook.ko")" ]; then

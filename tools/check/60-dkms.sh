@@ -40,7 +40,7 @@ step build dkms build "rdma_cc/$ver" -k "$krel" --kernelsourcedir "$kdir" &&
 step install dkms install "rdma_cc/$ver" -k "$krel" --kernelsourcedir "$kdir" &&
 {
 	dest=/lib/modules/$krel/updates/dkms
-	for m in rdma_cc rdma_cc_hook; do
+	for m in rdma_cc rdma_cc_hook rdma_cc_dcqcn; do
 		f=$(ls "$dest/$m.ko"* 2>/dev/null | head -n 1)
 		if [ -n "$f" ] && modinfo -F license "$f" | grep -qx GPL; then
 			echo "ok dkms/installed_$m"
@@ -54,7 +54,7 @@ step install dkms install "rdma_cc/$ver" -k "$krel" --kernelsourcedir "$kdir" &&
 		echo "not ok dkms/status_installed"
 	fi
 	step remove dkms remove "rdma_cc/$ver" --all &&
-	if ls "$dest"/rdma_cc.ko* >/dev/null 2>&1; then
+	if ls "$dest"/rdma_cc*.ko* >/dev/null 2>&1; then
 		echo "not ok dkms/removed_cleanly: module still in $dest"
 	else
 		echo "ok dkms/removed_cleanly"

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Write Documentation/ABI/testing/sysfs-{module,kernel}-rdma_cc from the
-parameter table in rdma_cc/params.c, so the ABI text cannot drift from the
-code.  --check exits 1 (naming the file) when a committed file is stale."""
+parameter table in rdma_cc/params.c, and sysfs-module-rdma_cc_dcqcn from
+DCQCN's table in rdma_cc/dcqcn.c (names, units, ranges, the mlx5 values)
+and the module's descriptions in rdma_cc/dcqcn_main.c, so the ABI text
+cannot drift from the code.  --check exits 1 (naming the file) when a
+committed file is stale."""
 import os
 import re
 import sys
@@ -37,14 +40,58 @@ def entries(path, follow):
     return out
 
 
+DCQCN_DESC = re.compile(r'\[(DCQCN_\w+)\]\s*=\s*\{\s*"(\w+)",\s*"([^"]*)",'
+                        r'\s*(\w+),\s*(\w+)\s*\}')
+DCQCN_PARM = re.compile(r'MODULE_PARM_DESC\((\w+),\s*"([^"]*)"\)')
+
+
+def dcqcn_entries():
+    src = open(os.path.join(TOP, "rdma_cc", "dcqcn.c")).read()
+    mod = open(os.path.join(TOP, "rdma_cc", "dcqcn_main.c")).read()
+    consts = dict(re.findall(r"#define\s+(\w+)\s+(\d+)", src))
+    mlx5 = src[src.index("[DCQCN_PRESET_MLX5] = {"):]
+    mlx5 = dict(re.findall(r"\[(DCQCN_\w+)\] = (\d+),",
+                           mlx5[:mlx5.index("},")]))
+    helps = {n: re.sub(r"\s*\([^()]*range[^()]*\)$", "", h)
+             for n, h in DCQCN_PARM.findall(mod)}
+    rows = [(n, u, consts.get(lo, lo), consts.get(hi, hi), mlx5[e])
+            for e, n, u, lo, hi in DCQCN_DESC.findall(src)]
+    mtu = re.search(r"#define DCQCN_MTU_DEFAULT\s+(\d+)", open(os.path.join(
+        TOP, "rdma_cc", "dcqcn_mod.h")).read()).group(1)
+    rows.append(("mtu", "bytes", "1", "65536", mtu))
+    out = ""
+    for name, unit, lo, hi, d in rows:
+        out += ("What:\t\t/sys/module/rdma_cc_dcqcn/parameters/%s\n"
+                "Date:\t\tDecember 2026\nKernelVersion:\t6.1\n"
+                "Contact:\trdma_cc maintainers\nDescription:\n"
+                "\t\t(RW) %s.\n\t\tUnit: %s. Valid: %s .. %s. Default: %s%s.\n"
+                "\t\tDCQCN's knob of the same name and unit as mlx5's\n"
+                "\t\t/sys/class/net/<dev>/ecn/roce_rp/%s (Documentation/sim/\n"
+                "\t\tdcqcn.rst gives the source of every value), for every QP\n"
+                "\t\tunder rdma_cc_dcqcn.ko; also settable at load time\n"
+                "\t\t(insmod rdma_cc_dcqcn.ko %s=...).\n"
+                "\t\tA write of anything but plain decimal digits (an optional\n"
+                "\t\ttrailing newline allowed) or out of range fails with\n"
+                "\t\t-EINVAL, logs the valid range and leaves the value\n"
+                "\t\tunchanged. A change applies from each QP's next CNP,\n"
+                "\t\tpacket or timer; the rates a QP has keep.\n\n"
+                % (name, helps[name], unit, lo, hi, d,
+                   "" if name == "mtu" else " (mlx5's)",
+                   name if name != "mtu" else "(none: the hook counts "
+                   "packets,\n\t\tthis is the bytes each counts for "
+                   "rpg_byte_reset)", name))
+    return out
+
+
 def main():
     check = "--check" in sys.argv
     stale = 0
     for fname, path, follow in (
             ("sysfs-module-rdma_cc", "/sys/module/rdma_cc/parameters", False),
-            ("sysfs-kernel-rdma_cc", "/sys/kernel/rdma_cc/<device>", True)):
+            ("sysfs-kernel-rdma_cc", "/sys/kernel/rdma_cc/<device>", True),
+            ("sysfs-module-rdma_cc_dcqcn", None, None)):
         f = os.path.join(TOP, "Documentation", "ABI", "testing", fname)
-        text = entries(path, follow)
+        text = entries(path, follow) if path else dcqcn_entries()
         if check:
             if not os.path.exists(f) or open(f).read() != text:
                 print("stale: %s (run tools/scripts/gen-abi.py)" % f)
