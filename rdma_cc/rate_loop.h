@@ -46,7 +46,6 @@ struct rcc_qp {
 	u64 pkts;		/* packets sent in the current interval */
 	u64 run;		/* j: index of the next run in the episode */
 	u64 next_run_ns;	/* when run j is due (valid while congested) */
-	u64 interval_start_ns;	/* time of the latest reduction half */
 	u32 estimate;		/* a, in 1/RCC_EST_ONE */
 	u32 cnp;		/* CNPs received in the current interval */
 	u32 cnp_halves;		/* h: increase halves that saw CNPs */
