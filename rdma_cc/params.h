@@ -1,40 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * params.h - the tunable parameters of the rate loop: one table of names,
- * units, ranges and defaults, shared by the module's sysfs files, the replay
- * tool's options and the simulator, so that all of them validate alike.
+ * params.h - the tunable parameters of the rate loop: one list of names,
+ * units, ranges and defaults (param_list.h), from which the enum, struct
+ * rcc_params, the table rcc_param_descs, the module parameters and the
+ * replay tool's and simulator's options are made, so that all of them
+ * validate alike.
  */
 #ifndef RDMA_CC_PARAMS_H
 #define RDMA_CC_PARAMS_H
 
 #include "portable.h"
 
+/* RCC_<ID> for each parameter of param_list.h, in its order */
 enum rcc_param {
-	RCC_DATA_RATE_MBPS,
-	RCC_CONTROL_INTERVAL_NS,
-	RCC_CONGESTION_PROBABILITY_WEIGHT,
-	RCC_INITIAL_CONGESTION_ESTIMATE,
-	RCC_FAST_RECOVERY_ATTEMPT,
-	RCC_NUM_CONTROL_LOOPS_PER_INCREASE,
-	RCC_INITIAL_TARGET_RATE_PERCENT,
-	RCC_NUMBER_ACTIVE_INCREASE_STEPS,
-	RCC_MINIMUM_RATE_PERCENT,
-	RCC_LINE_RATE_MARGIN_MBPS,
+#define RCC_PARAM(id, name, unit, min, max, def, help) RCC_##id,
+#include "param_list.h"
+#undef RCC_PARAM
 	RCC_NR_PARAMS
 };
 
-/* One set of parameters, each in the unit its sysfs file uses. */
+/* One set of parameters, each in the unit param_list.h gives it. */
 struct rcc_params {
-	u32 data_rate_mbps;		/* 0 = the device's link speed */
-	u32 control_interval_ns;
-	u32 congestion_probability_weight;	/* 1/1024 */
-	u32 initial_congestion_estimate;	/* 1/1024 */
-	u32 fast_recovery_attempt;
-	u32 num_control_loops_per_increase;
-	u32 initial_target_rate_percent;
-	u32 number_active_increase_steps;
-	u32 minimum_rate_percent;
-	u32 line_rate_margin_mbps;
+#define RCC_PARAM(id, name, unit, min, max, def, help) u32 name;
+#include "param_list.h"
+#undef RCC_PARAM
 };
 
 struct rcc_param_desc {

@@ -126,50 +126,17 @@ const struct kernel_param_ops rcc_param_ops = {
 };
 
 /*
- * One module parameter per row of the table.  The descriptions are literal
- * (modinfo reads them from the .ko); tools/check/20-module.sh checks that
- * each names the unit and range of rcc_param_descs.
+ * One module parameter per line of param_list.h.  The descriptions are
+ * literal (modinfo reads them from the .ko), made of the line's text:
+ * "help (unit, range min..max)"; tools/check/20-module.sh checks them
+ * against rcc_param_descs.
  */
-module_param_cb(data_rate_mbps, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_DATA_RATE_MBPS], 0644);
-MODULE_PARM_DESC(data_rate_mbps,
-		 "line rate R; 0 = the device's own link speed (Mbit/s, range 0..10000000)");
-module_param_cb(control_interval_ns, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_CONTROL_INTERVAL_NS], 0644);
-MODULE_PARM_DESC(control_interval_ns,
-		 "control interval T; the loop runs every T/2 (ns, range 2000..100000000)");
-module_param_cb(congestion_probability_weight, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_CONGESTION_PROBABILITY_WEIGHT], 0644);
-MODULE_PARM_DESC(congestion_probability_weight,
-		 "weight w of each run's marking fraction in the estimate (1/1024, range 1..1024)");
-module_param_cb(initial_congestion_estimate, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_INITIAL_CONGESTION_ESTIMATE], 0644);
-MODULE_PARM_DESC(initial_congestion_estimate,
-		 "estimate a at the start of an episode (1/1024, range 0..1024)");
-module_param_cb(fast_recovery_attempt, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_FAST_RECOVERY_ATTEMPT], 0644);
-MODULE_PARM_DESC(fast_recovery_attempt,
-		 "fast recovery increases F before additive increase (count, range 0..64)");
-module_param_cb(num_control_loops_per_increase, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_NUM_CONTROL_LOOPS_PER_INCREASE], 0644);
-MODULE_PARM_DESC(num_control_loops_per_increase,
-		 "under CNPs, increase on every (N+1)-th increase half (count, range 0..1000)");
-module_param_cb(initial_target_rate_percent, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_INITIAL_TARGET_RATE_PERCENT], 0644);
-MODULE_PARM_DESC(initial_target_rate_percent,
-		 "P: additive step = R * (100 - P)% / S (percent, range 0..100)");
-module_param_cb(number_active_increase_steps, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_NUMBER_ACTIVE_INCREASE_STEPS], 0644);
-MODULE_PARM_DESC(number_active_increase_steps,
-		 "S: additive steps from P% back to R (count, range 1..1000)");
-module_param_cb(minimum_rate_percent, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_MINIMUM_RATE_PERCENT], 0644);
-MODULE_PARM_DESC(minimum_rate_percent,
-		 "floor M: the rate never goes below M% of R (percent, range 1..100)");
-module_param_cb(line_rate_margin_mbps, &rcc_param_ops,
-		(void *)&rcc_param_descs[RCC_LINE_RATE_MARGIN_MBPS], 0644);
-MODULE_PARM_DESC(line_rate_margin_mbps,
-		 "the episode ends when the rate is within E of R (Mbit/s, range 0..10000000)");
+#define RCC_PARAM(id, name, unit, min, max, def, help)			\
+	module_param_cb(name, &rcc_param_ops,				\
+			(void *)&rcc_param_descs[RCC_##id], 0644);	\
+	MODULE_PARM_DESC(name, help " (" unit ", range " #min ".." #max ")");
+#include "param_list.h"
+#undef RCC_PARAM
 
 /* The per-device files: one attribute per row of the table. */
 static struct attribute rcc_dev_attrs[RCC_NR_PARAMS];

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Write Documentation/ABI/testing/sysfs-{module,kernel}-rdma_cc from the
-parameter table in rdma_cc/params.c, and sysfs-module-rdma_cc_dcqcn from
+parameter list in rdma_cc/param_list.h, and sysfs-module-rdma_cc_dcqcn from
 DCQCN's table in rdma_cc/dcqcn.c (names, units, ranges, the mlx5 values)
 and the module's descriptions in rdma_cc/dcqcn_main.c, so the ABI text
 cannot drift from the code.  --check exits 1 (naming the file) when a
@@ -11,13 +11,14 @@ import re
 import sys
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-PARAM = re.compile(r'PARAM\(RCC_\w+,\s*(\w+),\s*"([^"]*)",\s*(\d+),\s*(\d+),'
-                   r'\s*(\d+),\s*"([^"]*)"\)')
+PARAM = re.compile(r'^RCC_PARAM\(\w+,\s*(\w+),\s*"([^"]*)",\s*(\d+),\s*(\d+),'
+                   r'\s*(\d+),\s*"([^"]*)"\)', re.M)
 
 
 def entries(path, follow):
-    src = open(os.path.join(TOP, "rdma_cc", "params.c")).read()
-    src = re.sub(r'"\s+"', "", src.replace("\n", " "))
+    src = open(os.path.join(TOP, "rdma_cc", "param_list.h")).read()
+    # one line per parameter: join each RCC_PARAM(...)'s continuation lines
+    src = re.sub(r"\n\s+", " ", src)
     out = ""
     for name, unit, lo, hi, d, h in PARAM.findall(src):
         if follow:
