@@ -226,6 +226,15 @@ bad sim-rejects-bad-pfc "pfc" --flow=0 --pfc=maybe
 bad sim-rejects-bad-alpha "alpha" --flow=0 --alpha=0.3
 bad sim-rejects-unknown-host "no such host" --leafspine=2,2,2 --flow=h0\>h9,0
 bad sim-rejects-star-flow-in-topology "SRC>DST" --leafspine=2,2,2 --flow=0
+bad sim-rejects-missing-cdf "cannot open the workload" --leafspine=2,2,2 \
+	--workload=/nonexistent.cdf,50,0,100
+bad sim-rejects-load-over-100 "LOAD_PCT" --leafspine=2,2,2 \
+	--workload="$top/tools/sim/workloads/hadoop.cdf,150,0,100"
+printf '0 0\n100 50\n50 100\n' >"$tmp/bad.cdf"
+bad sim-rejects-falling-cdf "bad.cdf:3: expected BYTES PERCENT, both rising" \
+	--leafspine=2,2,2 --workload="$tmp/bad.cdf,50,0,100"
+bad sim-rejects-unknown-watch "watch names no such host" --flow=0 --watch=zz
+bad sim-rejects-bad-link "A,B" --flow=0 --link=a
 bad sim-rejects-host-with-two-links "exactly one link" --switch=a --switch=b \
 	--link=a,h --link=b,h --link=a,b --link=a,x --flow=h\>x,0
 exit 0
