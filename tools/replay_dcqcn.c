@@ -173,7 +173,7 @@ static void replay(const struct trace *tr, const struct dcqcn_replay *r)
 int replay_dcqcn_main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
-	struct dcqcn_replay r;
+	struct dcqcn_replay r = { 0 };
 	struct trace tr = { 0 };
 	int i;
 
