@@ -67,7 +67,8 @@ void fake_qp_tx(struct fake_qp *fq, u32 npkts);
 #define FAKE_SKIP_ON_RT(test)						\
 	do {								\
 		if (IS_ENABLED(CONFIG_PREEMPT_RT))			\
-			kunit_skip(test, "needs interrupts off around the hook: not on PREEMPT_RT"); \
+			kunit_skip(test, "needs interrupts off around " \
+				   "the hook: not on PREEMPT_RT");	\
 	} while (0)
 
 static inline bool fake_irqs_off(bool want)
