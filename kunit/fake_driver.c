@@ -125,13 +125,13 @@ void fake_qp_free(struct fake_qp *fq)
 bool fake_qp_state(struct fake_qp *fq, struct rcc_flow_state *st)
 {
 	struct rcc_flow *f;
+	bool ok;
 
 	rcu_read_lock();
 	f = rcu_dereference(fq->hqp.cc_priv);
-	if (f)
-		rcc_flow_state(f, st);
+	ok = f && rcc_flow_state(f, st);
 	rcu_read_unlock();
-	return f;
+	return ok;
 }
 
 unsigned int fake_qp_calls(struct fake_qp *fq)

@@ -52,4 +52,26 @@ static inline void rcc_counters_add(struct rcc_counters *sum,
 	sum->congested_ns += c->congested_ns;
 }
 
+/**
+ * struct rcc_flow_counters - the counters a QP stores (in struct rcc_flow):
+ * struct rcc_counters less what is derived or kept elsewhere, so that a QP
+ * costs less memory (every field here is needed; see rcc_flow_state()):
+ *  - pkts: struct rcc_flow.pkts, an atomic counted without the QP's lock;
+ *  - runs: the sum of @actions (every run has one action, "none" included);
+ *  - episodes: @episodes_ended, plus one while the QP is in an episode (an
+ *    attached QP's episodes end only by recovering; the one a detach cuts
+ *    short is added when the QP's counters are retired);
+ *  - late_runs: the device's (struct rcc_dev.late_runs): a run late by
+ *    half an interval says that the CPU's timers were late, not the QP.
+ * @cnps, @episodes_ended, @actions, @floor_hits, @congested_ns: as in
+ * struct rcc_counters.
+ */
+struct rcc_flow_counters {
+	u64 cnps;
+	u64 episodes_ended;
+	u64 actions[RCC_NR_ACTIONS];
+	u64 floor_hits;
+	u64 congested_ns;
+};
+
 #endif /* RDMA_CC_COUNTERS_H */

@@ -20,7 +20,7 @@ static int rcc_attach_dev(struct rdma_cc_hook_dev *hdev)
 		return -ENOMEM;
 	d->hdev = hdev;
 	mutex_init(&d->flows_lock);
-	INIT_LIST_HEAD(&d->flows);
+	xa_init(&d->flows);
 	err = rcc_dev_sysfs_add(d);	/* frees @d on error */
 	if (err)
 		return err;
@@ -33,7 +33,7 @@ static void rcc_detach_dev(struct rdma_cc_hook_dev *hdev)
 {
 	struct rcc_dev *d = hdev->cc_priv;
 
-	WARN_ON(!list_empty(&d->flows));
+	WARN_ON(!xa_empty(&d->flows));
 	rcc_debugfs_del_dev(d);
 	rcc_dev_sysfs_del(d);
 }
@@ -74,14 +74,20 @@ static int __init rcc_init(void)
 {
 	int err;
 
-	err = rcc_sysfs_init();
+	err = rcc_flow_cache_init();
 	if (err)
 		return err;
+	err = rcc_sysfs_init();
+	if (err) {
+		rcc_flow_cache_exit();
+		return err;
+	}
 	rcc_debugfs_init();
 	err = rcc_start();
 	if (err) {
 		rcc_debugfs_exit();
 		rcc_sysfs_exit();
+		rcc_flow_cache_exit();
 	}
 	return err;
 }
@@ -91,8 +97,9 @@ static void __exit rcc_exit(void)
 	rcc_stop();
 	rcc_debugfs_exit();
 	rcc_sysfs_exit();
-	/* Snapshots and QPs are freed by kfree_rcu: let that finish. */
+	/* Snapshots and QPs are freed after RCU: let that finish. */
 	rcu_barrier();
+	rcc_flow_cache_exit();
 }
 
 module_init(rcc_init);

@@ -8,7 +8,6 @@
  * Everything a driver reaches per packet or per CNP takes only this QP's
  * irq-safe spinlock (or an atomic), allocates nothing and never sleeps.
  */
-#include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 
@@ -21,9 +20,38 @@
 atomic_t rcc_flows_live = ATOMIC_INIT(0);
 atomic_t rcc_flows_freed_armed = ATOMIC_INIT(0);
 
+/*
+ * Every QP's struct rcc_flow: a cache of its own packs them at their size
+ * (kmalloc would round them up to 256 or 512 bytes) and counts them in
+ * /proc/slabinfo under "rcc_flow".
+ */
+static struct kmem_cache *rcc_flow_cache;
+
+int rcc_flow_cache_init(void)
+{
+	rcc_flow_cache = KMEM_CACHE(rcc_flow, 0);
+	return rcc_flow_cache ? 0 : -ENOMEM;
+}
+
+/* After every QP is destroyed; waits for the last RCU frees. */
+void rcc_flow_cache_exit(void)
+{
+	rcu_barrier();
+	kmem_cache_destroy(rcc_flow_cache);
+}
+
 static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
 {
-	return &rcu_dereference(f->dev->params)->p;
+	return &rcu_dereference(rcc_flow_dev(f)->params)->p;
+}
+
+/*
+ * The rate the driver was last told (0 = line rate): it is told after every
+ * event and run (rcc_flow_tell()), so it is always this.
+ */
+static u64 rcc_flow_told(const struct rcc_flow *f)
+{
+	return f->core.congested ? f->core.current_bps : 0;
 }
 
 /*
@@ -52,27 +80,27 @@ static u64 rcc_flow_slack_ns(const struct rcc_params *p)
 /*
  * After every event and run, under f->lock: publish whether the QP is in an
  * episode (read without the lock by rcc_flow_tx()) and tell the driver the
- * QP's rate, if it changed.
+ * QP's rate, if it changed from @told (rcc_flow_told() before the change).
  */
-static void rcc_flow_tell(struct rcc_flow *f)
+static void rcc_flow_tell(struct rcc_flow *f, u64 told)
 {
-	u64 rate = f->core.congested ? f->core.current_bps : 0;
+	u64 rate = rcc_flow_told(f);
 
 	WRITE_ONCE(f->in_episode, f->core.congested);
-	if (rate == f->told_bps)
-		return;
-	f->told_bps = rate;
-	f->hqp->dev->ops->set_rate(f->hqp, rate);
+	if (rate != told)
+		f->hqp->dev->ops->set_rate(f->hqp, rate);
 }
 
-static void rcc_flow_end_episode(struct rcc_flow *f, u64 t_ns, bool recovered)
+static void rcc_flow_end_episode(struct rcc_flow *f, u64 t_ns, bool recovered,
+				 u64 line_rate)
 {
 	u64 d = t_ns > f->episode_start_ns ? t_ns - f->episode_start_ns : 0;
 
 	f->cnt.congested_ns += d;
 	if (recovered)
 		f->cnt.episodes_ended++;
-	trace_episode_end(f->hqp->dev->name, f->hqp->qpn, t_ns, d, recovered);
+	trace_episode_end(f->hqp->dev->name, f->hqp->qpn, t_ns, line_rate,
+			  f->core.step_bps, d, recovered);
 }
 
 /* What the core's runs are told about: the QP and the time it is now. */
@@ -91,21 +119,19 @@ static void rcc_flow_ran(void *ctx, const struct rcc_report *rep)
 	u64 late = c->now_ns > rep->t_ns ? c->now_ns - rep->t_ns : 0;
 
 	if (rep->run == 0) {
-		f->cnt.episodes++;
 		f->episode_start_ns = rep->t_ns;
 		trace_episode_start(f->hqp->dev->name, f->hqp->qpn, rep->t_ns,
-				    c->line_rate, f->core.step_bps);
+				    c->line_rate, f->core.step_bps, 0, false);
 	}
-	f->cnt.runs++;
-	if (rep->action < RCC_NR_ACTIONS)
-		f->cnt.actions[rep->action]++;
+	/* rep->action < RCC_NR_ACTIONS: the runs are the sum of actions */
+	f->cnt.actions[rep->action]++;
 	if (rep->floor_hit)
 		f->cnt.floor_hits++;
 	if (late > c->half_interval)
-		f->cnt.late_runs++;
+		atomic64_inc(&rcc_flow_dev(f)->late_runs);
 	trace_run(f->hqp->dev->name, f->hqp->qpn, rep, late);
 	if (!rep->congested)
-		rcc_flow_end_episode(f, rep->t_ns, true);
+		rcc_flow_end_episode(f, rep->t_ns, true, c->line_rate);
 }
 
 static void rcc_flow_ctx_init(struct rcc_flow_ctx *c, struct rcc_flow *f,
@@ -113,7 +139,7 @@ static void rcc_flow_ctx_init(struct rcc_flow_ctx *c, struct rcc_flow *f,
 {
 	c->f = f;
 	c->now_ns = ktime_get_ns();
-	c->line_rate = rcc_dev_line_rate(f->dev, p);
+	c->line_rate = rcc_dev_line_rate(rcc_flow_dev(f), p);
 	c->half_interval = p->control_interval_ns / 2;
 }
 
@@ -139,6 +165,7 @@ static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 	const struct rcc_params *p;
 	struct rcc_flow_ctx c;
 	unsigned long flags;
+	u64 told;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
@@ -146,8 +173,9 @@ static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 		goto out;
 	p = rcc_flow_params(f);
 	rcc_flow_ctx_init(&c, f, p);
+	told = rcc_flow_told(f);
 	rcc_advance(&f->core, p, c.line_rate, c.now_ns, rcc_flow_ran, &c);
-	rcc_flow_tell(f);
+	rcc_flow_tell(f, told);
 	if (f->core.congested) {
 		hrtimer_set_expires_range_ns(timer,
 					     ns_to_ktime(f->core.next_run_ns),
@@ -166,6 +194,7 @@ static void rcc_flow_event(struct rcc_flow *f, enum rcc_event_kind kind,
 {
 	const struct rcc_params *p = rcc_flow_params(f);
 	bool was_congested = f->core.congested;
+	u64 told = rcc_flow_told(f);
 	struct rcc_flow_ctx c;
 	struct rcc_event ev;
 
@@ -182,7 +211,7 @@ static void rcc_flow_event(struct rcc_flow *f, enum rcc_event_kind kind,
 	} else if (was_congested && !f->core.congested) {
 		hrtimer_try_to_cancel(&f->timer);
 	}
-	rcc_flow_tell(f);
+	rcc_flow_tell(f, told);
 }
 
 /* cnp() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */
@@ -223,32 +252,47 @@ void rcc_flow_tx(void *priv, u32 npkts)
 	rcu_read_unlock();
 }
 
+/*
+ * Process context.  NULL when out of memory or when @dev already has a QP
+ * numbered @hqp->qpn (a driver's bug): the QP then runs at line rate.
+ */
 struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 				 struct rdma_cc_hook_qp *hqp)
 {
 	const struct rcc_params *p;
 	struct rcc_flow *f;
+	int err;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kmem_cache_zalloc(rcc_flow_cache, GFP_KERNEL);
 	if (!f)
 		return NULL;
 	spin_lock_init(&f->lock);
 	atomic64_set(&f->pkts, 0);
 	hrtimer_init(&f->timer, CLOCK_MONOTONIC, RCC_TIMER_MODE);
 	f->timer.function = rcc_flow_timer;
-	f->dev = dev;
 	f->hqp = hqp;
 	rcu_read_lock();
-	p = rcc_flow_params(f);
+	p = &rcu_dereference(dev->params)->p;
 	rcc_qp_init(&f->core, rcc_dev_line_rate(dev, p));
 	rcu_read_unlock();
 
-	rcc_debugfs_add_flow(f);
-	atomic_inc(&rcc_flows_live);
 	mutex_lock(&dev->flows_lock);
-	list_add_tail(&f->node, &dev->flows);
+	err = xa_insert(&dev->flows, hqp->qpn, f, GFP_KERNEL);
 	mutex_unlock(&dev->flows_lock);
+	if (err) {
+		if (err == -EBUSY)
+			pr_warn_ratelimited("rdma_cc: %s: QP %u attached twice; it runs at line rate\n",
+					    hqp->dev->name, hqp->qpn);
+		kmem_cache_free(rcc_flow_cache, f);
+		return NULL;
+	}
+	atomic_inc(&rcc_flows_live);
 	return f;
+}
+
+static void rcc_flow_free(struct rcu_head *rcu)
+{
+	kmem_cache_free(rcc_flow_cache, container_of(rcu, struct rcc_flow, rcu));
 }
 
 /*
@@ -257,56 +301,95 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
  */
 void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 {
+	struct rcc_dev *dev = rcc_flow_dev(f);
+	struct rcc_counters *r = &dev->retired;
 	unsigned long flags;
+	bool in_episode;
+	int i;
 
+	/*
+	 * Dead and retired at once, under flows_lock and f->lock: a sum of
+	 * the device's counters sees @f either attached or retired, and
+	 * once dead nothing changes @f->cnt or reads it (rcc_flow_state()).
+	 */
+	mutex_lock(&dev->flows_lock);
 	spin_lock_irqsave(&f->lock, flags);
 	WRITE_ONCE(f->dead, true);
+	in_episode = f->core.congested;
+	if (in_episode) {
+		rcu_read_lock();
+		rcc_flow_end_episode(f, ktime_get_ns(), false,
+				     rcc_dev_line_rate(dev, rcc_flow_params(f)));
+		rcu_read_unlock();
+	}
+	if (to_line_rate && rcc_flow_told(f))
+		f->hqp->dev->ops->set_rate(f->hqp, 0);
+	r->cnps += f->cnt.cnps;
+	r->pkts += atomic64_read(&f->pkts);
+	r->episodes += f->cnt.episodes_ended + in_episode;
+	r->episodes_ended += f->cnt.episodes_ended;
+	for (i = 0; i < RCC_NR_ACTIONS; i++) {
+		r->runs += f->cnt.actions[i];
+		r->actions[i] += f->cnt.actions[i];
+	}
+	r->floor_hits += f->cnt.floor_hits;
+	r->congested_ns += f->cnt.congested_ns;
 	spin_unlock_irqrestore(&f->lock, flags);
+	xa_erase(&dev->flows, f->hqp->qpn);
+	mutex_unlock(&dev->flows_lock);
+
 	/* No event re-arms it once dead; a running callback is waited for. */
 	hrtimer_cancel(&f->timer);
-
-	spin_lock_irqsave(&f->lock, flags);
-	if (f->core.congested)
-		rcc_flow_end_episode(f, ktime_get_ns(), false);
-	if (to_line_rate && f->told_bps) {
-		f->told_bps = 0;
-		f->hqp->dev->ops->set_rate(f->hqp, 0);
-	}
-	spin_unlock_irqrestore(&f->lock, flags);
-
-	rcc_debugfs_del_flow(f);
-	mutex_lock(&f->dev->flows_lock);
-	list_del(&f->node);
-	f->cnt.pkts = atomic64_read(&f->pkts);
-	rcc_counters_add(&f->dev->retired, &f->cnt);
-	mutex_unlock(&f->dev->flows_lock);
 	if (WARN_ON_ONCE(hrtimer_active(&f->timer)))
 		atomic_inc(&rcc_flows_freed_armed);
 	atomic_dec(&rcc_flows_live);
-	kfree_rcu(f, rcu);
+	/* the timer is done with: its storage becomes the rcu_head */
+	call_rcu(&f->rcu, rcc_flow_free);
 }
 
-/* A consistent copy of @f's state and counters.  Any context. */
-void rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
+/*
+ * A consistent copy of @f's state and counters, false (and nothing copied)
+ * once @f is being destroyed.  Any context; @f must be kept from being
+ * freed (RCU, or the hook's or flows_lock's exclusion of destroy).
+ */
+bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
 {
 	const struct rcc_params *p;
 	unsigned long flags;
+	int i;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
+	if (f->dead) {
+		spin_unlock_irqrestore(&f->lock, flags);
+		rcu_read_unlock();
+		return false;
+	}
 	st->now_ns = ktime_get_ns();
+	st->qpn = f->hqp->qpn;
 	st->core = f->core;
-	st->cnt = f->cnt;
-	st->told_bps = f->told_bps;
+	st->told_bps = rcc_flow_told(f);
 	st->episode_start_ns = f->episode_start_ns;
 	st->timer_armed = hrtimer_is_queued(&f->timer);
+	st->cnt = (struct rcc_counters){
+		.cnps = f->cnt.cnps,
+		.episodes = f->cnt.episodes_ended + f->core.congested,
+		.episodes_ended = f->cnt.episodes_ended,
+		.floor_hits = f->cnt.floor_hits,
+		.congested_ns = f->cnt.congested_ns,
+	};
+	for (i = 0; i < RCC_NR_ACTIONS; i++) {
+		st->cnt.actions[i] = f->cnt.actions[i];
+		st->cnt.runs += f->cnt.actions[i];
+	}
 	if (f->core.congested)
 		st->cnt.congested_ns += st->now_ns - f->episode_start_ns;
 	p = rcc_flow_params(f);
-	st->line_rate_bps = rcc_dev_line_rate(f->dev, p);
+	st->line_rate_bps = rcc_dev_line_rate(rcc_flow_dev(f), p);
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
 	st->cnt.pkts = atomic64_read(&f->pkts);
+	return true;
 }
 
 /* @d's counters: its QPs' and those of QPs already gone.  Process context. */
@@ -315,17 +398,43 @@ void rcc_dev_counters(struct rcc_dev *d, struct rcc_counters *sum,
 {
 	struct rcc_flow_state st;
 	struct rcc_flow *f;
+	unsigned long qpn;
 
 	*nr_qps = 0;
 	*nr_congested = 0;
 	mutex_lock(&d->flows_lock);
 	*sum = d->retired;
-	list_for_each_entry(f, &d->flows, node) {
-		rcc_flow_state(f, &st);
+	/* flows_lock keeps every QP of @flows from being freed */
+	xa_for_each(&d->flows, qpn, f) {
+		if (!rcc_flow_state(f, &st))
+			continue;
 		rcc_counters_add(sum, &st.cnt);
 		(*nr_qps)++;
 		if (st.core.congested)
 			(*nr_congested)++;
+		cond_resched();
 	}
 	mutex_unlock(&d->flows_lock);
+	sum->late_runs += atomic64_read(&d->late_runs);
+}
+
+/*
+ * The state of @d's first attached QP numbered *@qpn or above, and *@qpn
+ * set to its number; false when there is none.  Any context but hard irq.
+ */
+bool rcc_dev_flow_state(struct rcc_dev *d, unsigned long *qpn,
+			struct rcc_flow_state *st)
+{
+	struct rcc_flow *f;
+	bool found = false;
+
+	rcu_read_lock();
+	while ((f = xa_find(&d->flows, qpn, U32_MAX, XA_PRESENT))) {
+		found = rcc_flow_state(f, st);
+		if (found || *qpn == U32_MAX)
+			break;
+		(*qpn)++;
+	}
+	rcu_read_unlock();
+	return found;
 }

@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 
 #include "counters.h"
 #include "params.h"
@@ -34,10 +35,13 @@ struct rcc_params_snap {
  * @own: values written to this device's sysfs files
  * @own_mask: which of @own were written (bit per enum rcc_param)
  * @node: in the list of devices, under rcc_params_mutex
- * @flows_lock: protects @flows and @retired
- * @flows: the device's QPs
+ * @flows_lock: serialises changes to @flows and @retired, so that a sum of
+ *	the device's counters sees each QP once, attached or retired
+ * @flows: the device's QPs by QP number; read under RCU
  * @retired: counters of QPs detached from this device
+ * @late_runs: runs of this device's QPs made more than T/2 late
  * @dbg: /sys/kernel/debug/rdma_cc/<name>/
+ * @dbg_qpn: the QP number last written to the debugfs file "qp"
  * @rcu: for freeing after readers are done
  */
 struct rcc_dev {
@@ -47,52 +51,66 @@ struct rcc_dev {
 	u32 own[RCC_NR_PARAMS];
 	unsigned long own_mask;
 	struct list_head node;
-	struct mutex flows_lock;	/* protects flows, retired */
-	struct list_head flows;
+	struct mutex flows_lock;	/* serialises flows, retired */
+	struct xarray flows;
 	struct rcc_counters retired;
+	atomic64_t late_runs;
 	struct dentry *dbg;
+	u32 dbg_qpn;
 	struct rcu_head rcu;
 };
 
 /**
  * struct rcc_flow - a QP rdma_cc controls (the hook QP's cc_priv)
  * @lock: serialises events, runs and readers of this QP; irq-safe
- * @dead: set at detach, under @lock: no more events, runs or set_rate
+ * @dead: set at detach, under @lock: no more events, runs, set_rate or
+ *	readers of the state (rcc_flow_state() returns false)
  * @in_episode: @core.congested as of the last event or run, for readers
  *	without @lock (WRITE_ONCE under @lock)
  * @core: the rate loop's state
- * @told_bps: the rate the driver was last told (0 = line rate)
  * @episode_start_ns: when the running episode started
- * @cnt: counters, under @lock (but @cnt.pkts, see @pkts)
+ * @cnt: counters, under @lock
  * @pkts: packets reported sent, counted without the lock
  * @timer: runs the loop at @core.next_run_ns while congested
- * @dev: the device
- * @hqp: the driver's QP
- * @node: in @dev->flows
- * @dbg: /sys/kernel/debug/rdma_cc/<dev>/qp<qpn>
- * @rcu: for freeing after the hook's readers are done
+ * @rcu: for freeing after the hook's readers are done; shares @timer's
+ *	storage, unused once the QP is dead and its timer cancelled
+ * @hqp: the driver's QP; its device's cc_priv is the struct rcc_dev
+ *
+ * One a QP, from a kmem_cache of its own, so every byte here is paid
+ * 100,000 times on a big host: the rate the driver was last told is
+ * derived from @core (rcc_flow_told()), the device from @hqp, the
+ * device's QPs are an xarray outside the QP, and struct rcc_flow_counters
+ * says which counters are derived.  debugfs keeps nothing per QP.
  */
 struct rcc_flow {
 	spinlock_t lock;		/* everything below but pkts */
 	bool dead;
 	bool in_episode;
 	struct rcc_qp core;
-	u64 told_bps;
 	u64 episode_start_ns;
-	struct rcc_counters cnt;
+	struct rcc_flow_counters cnt;
 	atomic64_t pkts;
-	struct hrtimer timer;
-	struct rcc_dev *dev;
+	union {
+		struct hrtimer timer;
+		struct rcu_head rcu;
+	};
 	struct rdma_cc_hook_qp *hqp;
-	struct list_head node;
-	struct dentry *dbg;
-	struct rcu_head rcu;
 };
+
+static inline struct rcc_dev *rcc_flow_dev(const struct rcc_flow *f)
+{
+	return f->hqp->dev->cc_priv;
+}
 
 /* A consistent copy of a QP's state, for debugfs and tests. */
 struct rcc_flow_state {
+	u32 qpn;
 	struct rcc_qp core;
-	struct rcc_counters cnt;	/* congested_ns includes the running episode */
+	/*
+	 * congested_ns includes the running episode; late_runs is 0 (the
+	 * device counts them)
+	 */
+	struct rcc_counters cnt;
 	u64 line_rate_bps;
 	u64 told_bps;
 	u64 episode_start_ns;
@@ -108,12 +126,16 @@ void rcc_stop(void);
 /* qp.c */
 extern atomic_t rcc_flows_live;
 extern atomic_t rcc_flows_freed_armed;
+int rcc_flow_cache_init(void);
+void rcc_flow_cache_exit(void);
 struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 				 struct rdma_cc_hook_qp *hqp);
 void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate);
 void rcc_flow_cnp(void *priv);
 void rcc_flow_tx(void *priv, u32 npkts);
-void rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st);
+bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st);
+bool rcc_dev_flow_state(struct rcc_dev *d, unsigned long *qpn,
+			struct rcc_flow_state *st);
 void rcc_dev_counters(struct rcc_dev *d, struct rcc_counters *sum,
 		      unsigned int *nr_qps, unsigned int *nr_congested);
 
@@ -128,15 +150,18 @@ void rcc_dev_sysfs_del(struct rcc_dev *d);
 struct attribute *rcc_dev_attr(enum rcc_param id);
 u64 rcc_dev_line_rate(struct rcc_dev *d, const struct rcc_params *p);
 
-/* debugfs.c */
+/* debugfs.c: reads QPs only through rcc_flow_state() */
 struct seq_file;
-int rcc_flow_show(struct seq_file *m, void *unused);	/* m->private: flow */
+void rcc_flow_show(struct seq_file *m, const struct rcc_flow_state *st);
+void rcc_flow_row(struct seq_file *m, const struct rcc_flow_state *st);
 int rcc_dev_show(struct seq_file *m, void *unused);	/* m->private: dev */
 void rcc_debugfs_init(void);
 void rcc_debugfs_exit(void);
 void rcc_debugfs_add_dev(struct rcc_dev *d);
 void rcc_debugfs_del_dev(struct rcc_dev *d);
-void rcc_debugfs_add_flow(struct rcc_flow *f);
-void rcc_debugfs_del_flow(struct rcc_flow *f);
+/* the files "qps" and "qp", and a write to "qp", for KUnit */
+struct file;
+extern const struct file_operations rcc_qps_fops, rcc_qp_file_fops;
+int rcc_qp_file_select(struct file *file, const char *buf);
 
 #endif /* RDMA_CC_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.h - rdma_cc's tracepoints: rdma_cc:run, rdma_cc:episode_start and
- * rdma_cc:episode_end (trace-cmd record -e rdma_cc, perf record -e
- * 'rdma_cc:*').
+ * trace.h - rdma_cc's tracepoints: rdma_cc:run, and rdma_cc:episode_start
+ * and rdma_cc:episode_end of one class (trace-cmd record -e rdma_cc, perf
+ * record -e 'rdma_cc:*').
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rdma_cc
@@ -63,43 +63,54 @@ TRACE_EVENT(run,
 		      __entry->congested ? "" : " end")
 );
 
-TRACE_EVENT(episode_start,
-	    TP_PROTO(const char *dev, u32 qpn, u64 t_ns, u64 line_rate_bps,
-		     u64 step_bps),
-	    TP_ARGS(dev, qpn, t_ns, line_rate_bps, step_bps),
-	    TP_STRUCT__entry(__string(dev, dev)
-			     __field(u32, qpn)
-			     __field(u64, t_ns)
-			     __field(u64, line_rate_bps)
-			     __field(u64, step_bps)),
-	    TP_fast_assign(rcc_assign_str(dev, dev);
-			   __entry->qpn = qpn;
-			   __entry->t_ns = t_ns;
-			   __entry->line_rate_bps = line_rate_bps;
-			   __entry->step_bps = step_bps;),
-	    TP_printk("%s qp %u t %llu line_rate %llu step %llu",
-		      __get_str(dev), __entry->qpn, __entry->t_ns,
-		      __entry->line_rate_bps, __entry->step_bps)
+/*
+ * An episode's start and end share their fields: the QP, the time, the
+ * episode's line rate and step; the end adds its duration and whether it
+ * recovered (or a detach cut it short).  One class; the end has its own
+ * format.
+ */
+DECLARE_EVENT_CLASS(rcc_episode,
+		    TP_PROTO(const char *dev, u32 qpn, u64 t_ns, u64 line_rate_bps,
+			     u64 step_bps, u64 duration_ns, bool recovered),
+		    TP_ARGS(dev, qpn, t_ns, line_rate_bps, step_bps, duration_ns,
+			    recovered),
+		    TP_STRUCT__entry(__string(dev, dev)
+				     __field(u32, qpn)
+				     __field(u64, t_ns)
+				     __field(u64, line_rate_bps)
+				     __field(u64, step_bps)
+				     __field(u64, duration_ns)
+				     __field(bool, recovered)),
+		    TP_fast_assign(rcc_assign_str(dev, dev);
+				   __entry->qpn = qpn;
+				   __entry->t_ns = t_ns;
+				   __entry->line_rate_bps = line_rate_bps;
+				   __entry->step_bps = step_bps;
+				   __entry->duration_ns = duration_ns;
+				   __entry->recovered = recovered;),
+		    TP_printk("%s qp %u t %llu line_rate %llu step %llu",
+			      __get_str(dev), __entry->qpn, __entry->t_ns,
+			      __entry->line_rate_bps, __entry->step_bps)
 );
 
-TRACE_EVENT(episode_end,
-	    TP_PROTO(const char *dev, u32 qpn, u64 t_ns, u64 duration_ns,
-		     bool recovered),
-	    TP_ARGS(dev, qpn, t_ns, duration_ns, recovered),
-	    TP_STRUCT__entry(__string(dev, dev)
-			     __field(u32, qpn)
-			     __field(u64, t_ns)
-			     __field(u64, duration_ns)
-			     __field(bool, recovered)),
-	    TP_fast_assign(rcc_assign_str(dev, dev);
-			   __entry->qpn = qpn;
-			   __entry->t_ns = t_ns;
-			   __entry->duration_ns = duration_ns;
-			   __entry->recovered = recovered;),
-	    TP_printk("%s qp %u t %llu duration %llu %s",
-		      __get_str(dev), __entry->qpn, __entry->t_ns,
-		      __entry->duration_ns,
-		      __entry->recovered ? "recovered" : "detached")
+/* The CNP that started an episode (duration 0, recovered false). */
+DEFINE_EVENT(rcc_episode, episode_start,
+	     TP_PROTO(const char *dev, u32 qpn, u64 t_ns, u64 line_rate_bps,
+		      u64 step_bps, u64 duration_ns, bool recovered),
+	     TP_ARGS(dev, qpn, t_ns, line_rate_bps, step_bps, duration_ns,
+		     recovered)
+);
+
+/* The run that recovered to line rate, or the detach that cut it short. */
+DEFINE_EVENT_PRINT(rcc_episode, episode_end,
+		   TP_PROTO(const char *dev, u32 qpn, u64 t_ns, u64 line_rate_bps,
+			    u64 step_bps, u64 duration_ns, bool recovered),
+		   TP_ARGS(dev, qpn, t_ns, line_rate_bps, step_bps, duration_ns,
+			   recovered),
+		   TP_printk("%s qp %u t %llu duration %llu %s",
+			     __get_str(dev), __entry->qpn, __entry->t_ns,
+			     __entry->duration_ns,
+			     __entry->recovered ? "recovered" : "detached")
 );
 
 #endif /* RDMA_CC_TRACE_H */

@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # guest-sample-cc.sh OUT PERIOD_S - in a sender VM: every PERIOD_S seconds,
-# append one line per QP file of /sys/kernel/debug/rdma_cc/*/ to OUT:
+# append one line per QP and per device of /sys/kernel/debug/rdma_cc/*/ to
+# OUT:
 #
-#	<epoch seconds> <device>/<file> key=value key=value ...
+#	<epoch seconds> <device>/qp<qpn> key=value key=value ...
+#	<epoch seconds> <device>/summary key=value key=value ...
 #
-# taken from the file's "key: value" lines, whatever keys rdma_cc prints.
-# Nothing is written while rdma_cc is not loaded, nor while the file
-# /tmp/sampler.pause exists.  All files are read by
-# one grep per sample: each file in one read, a consistent copy (reading a
-# changing seq_file line by line, with seeks, can tear it).
+# a QP's from its row of the device's "qps" table (the keys are the
+# table's header), a device's from the "key: value" lines of its
+# "summary", whatever keys rdma_cc prints.  Nothing is written while
+# rdma_cc is not loaded, nor while the file /tmp/sampler.pause exists.
+# Every file of a sample is read by one awk; each row of "qps" is one
+# consistent copy of its QP (the table resumes by QP number), and
+# "summary" fits one read.
 out=$1
 period=${2:-0.25}
 root=/sys/kernel/debug/rdma_cc
@@ -20,23 +24,30 @@ shopt -s nullglob
 while :; do
 	files=()
 	# paused while rdma_cc is being unloaded (an open file pins the module)
-	[ -e /tmp/sampler.pause ] || files=("$root"/*/qp* "$root"/*/summary)
+	[ -e /tmp/sampler.pause ] || files=("$root"/*/qps "$root"/*/summary)
 	if [ ${#files[@]} -gt 0 ]; then
-		now=$EPOCHREALTIME
-		buf=
-		cur=
-		while IFS= read -r l; do
-			f=${l%%:*}
-			kv=${l#*:}
-			if [ "$f" != "$cur" ]; then
-				[ -n "$cur" ] && buf+=$'\n'
-				cur=$f
-				buf+="$now ${f#"$root"/}"
-			fi
-			v=${kv#*: }
-			buf+=" ${kv%%:*}=${v// /_}"
-		done < <(grep -H '' "${files[@]}" 2>/dev/null)
-		[ -n "$buf" ] && printf '%s\n' "$buf" >>"$out"
+		awk -v now="$EPOCHREALTIME" -v root="$root/" '
+		function flush() { if (line != "") print line; line = "" }
+		FNR == 1 {
+			flush()
+			dev = substr(FILENAME, length(root) + 1)
+			file = dev; sub("^.*/", "", file); sub("/[^/]*$", "", dev)
+			if (file == "qps") { ncol = split($0, col, " "); next }
+			line = now " " dev "/summary"
+		}
+		file == "qps" {
+			line = now " " dev "/qp" $1
+			for (i = 1; i <= NF && i <= ncol; i++)
+				line = line " " col[i] "=" $i
+			flush()
+			next
+		}
+		{
+			k = $0; sub(/:.*/, "", k)
+			v = $0; sub(/^[^:]*: /, "", v); gsub(/ /, "_", v)
+			line = line " " k "=" v
+		}
+		END { flush() }' "${files[@]}" 2>/dev/null >>"$out"
 	fi
 	read -r -t "$period" -u 3 _
 done

@@ -95,12 +95,13 @@ hv_sysfs_replay() {
 	EOS
 }
 
-# hv_qp_file VM: the debugfs file of the VM's one attached QP.
-hv_qp_file() {
-	tb_vm_run "$1" 30 <<<'ls -d /sys/kernel/debug/rdma_cc/rxe0/qp* 2>/dev/null | head -n 1'
+# hv_qpn VM: the number of the VM's one attached QP (its row in the
+# debugfs table rxe0/qps).
+hv_qpn() {
+	tb_vm_run "$1" 30 <<<'awk "NR == 2 { print \$1; exit }" /sys/kernel/debug/rdma_cc/rxe0/qps 2>/dev/null'
 }
 
-# hv_victim_state VM FILE [KEY TARGET]: one line "k=v ..." of the rxe hw
+# hv_victim_state VM QPN [KEY TARGET]: one line "k=v ..." of the rxe hw
 # counters and the QP's rdma_cc state (congested, cnps, current_bps); with
 # KEY TARGET, first wait (in the VM, 60 s at most) for the hw counter KEY
 # to reach TARGET.
@@ -114,7 +115,9 @@ hv_victim_state() {
 		done
 	fi
 	for f in cnp_rcvd cnp_ignored; do printf '%s=%s ' \$f "\$(cat \$c/\$f)"; done
-	awk -F': ' '\$1 ~ /^(congested|cnps|current_bps)\$/ { printf "%s=%s ", \$1, \$2 } END { print "" }' $2
+	awk -v q=$2 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		\$1 == q { printf "congested=%s cnps=%s current_bps=%s", \$c["congested"], \$c["cnps"], \$c["current_bps"] }
+		END { print "" }' /sys/kernel/debug/rdma_cc/rxe0/qps
 	EOS
 }
 
@@ -132,7 +135,7 @@ hv_forge_send() {
 # The last kind, "control_peer", is a well-formed CNP spoofed from the
 # victim's real peer: it must be taken (the check can see a change).
 hv_forge_run() {
-	local f=$1 v=$2 d=$TB_RUN/forge qf st0 st1 s0 s1 qpn n=20 kind src qp
+	local f=$1 v=$2 d=$TB_RUN/forge st0 st1 s0 s1 qpn n=20 kind src qp
 	local vip rip fip cnps0
 	vip=$(tb_ip "$v")
 	rip=$(tb_ip r)
@@ -144,18 +147,17 @@ hv_forge_run() {
 	tb_vm_spawn "$v" forge-cli <<<"exec ib_write_lat -d rxe0 -x 1 -p 18600 -D 400 -F $rip"
 	local i
 	for ((i = 0; i < 240; i++)); do
-		qf=$(hv_qp_file "$v")
-		[ -n "$qf" ] && break
+		qpn=$(hv_qpn "$v")
+		[ -n "$qpn" ] && break
 		sleep 0.5
 	done
-	[ -n "$qf" ] || { echo "no QP on $v" >"$d/error"; return 1; }
+	[ -n "$qpn" ] || { echo "no QP on $v" >"$d/error"; return 1; }
 	# wait for the QP to carry traffic (RTS, packets counted)
 	for ((i = 0; i < 240; i++)); do
-		tb_vm_run "$v" 30 <<<"grep -q '^packets: [1-9]' $qf" && break
+		tb_vm_run "$v" 30 <<<"awk -v q=$qpn 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$1 == q && \$c[\"packets\"] > 0 { f = 1 } END { exit !f }' /sys/kernel/debug/rdma_cc/rxe0/qps" && break
 		sleep 0.5
 	done
-	qpn=${qf##*/qp}
-	echo "victim $v qpn=$qpn file=$qf" >"$d/victim"
+	echo "victim $v qpn=$qpn" >"$d/victim"
 	tb_vm_run "$v" 30 <<<"rdma resource show qp lqpn $qpn" >>"$d/victim" 2>&1
 	tb_vm_run "$v" 30 <<<'dmesg | wc -l' >"$d/dmesg-lines"
 	: >"$d/result"
@@ -174,7 +176,7 @@ hv_forge_run() {
 		read -r kind name src qp <<<"$spec"
 		local cnt=$n key=cnp_ignored
 		[ "$name" = control_peer ] && { cnt=1; key=cnp_rcvd; }
-		st0=$(hv_victim_state "$v" "$qf")
+		st0=$(hv_victim_state "$v" "$qpn")
 		hv_forge_send "$f" "$kind" "$src" "$vip" "$qp" "$cnt" >>"$d/forge.log" 2>&1
 		# wait until rxe has counted them.  truncated_bth is dropped
 		# before any CNP counter (rxe_rcv: shorter than a BTH): one
@@ -185,7 +187,7 @@ hv_forge_run() {
 			hv_forge_send "$f" cnp "$rip" "$vip" 777777 1 >>"$d/forge.log" 2>&1
 			want=1
 		fi
-		st1=$(hv_victim_state "$v" "$qf" $key $(( $(tb_kv $key "$st0") + want )))
+		st1=$(hv_victim_state "$v" "$qpn" $key $(( $(tb_kv $key "$st0") + want )))
 		echo "$name n=$cnt rcvd=+$(( $(tb_kv cnp_rcvd "$st1") - $(tb_kv cnp_rcvd "$st0") )) ignored=+$(( $(tb_kv cnp_ignored "$st1") - $(tb_kv cnp_ignored "$st0") )) congested=$(tb_kv congested "$st1") cnps=+$(( $(tb_kv cnps "$st1") - $(tb_kv cnps "$st0") )) rate0=$(tb_kv current_bps "$st0") rate1=$(tb_kv current_bps "$st1")" >>"$d/result"
 	done
 	tb_vm_run "$v" 30 <<<"cat $qf" >"$d/qp-after.txt"

@@ -50,7 +50,7 @@ lc_cc_cycles() {
 	tb_vm_run "$vm" 240 <<-EOS
 	# wait for the traffic's QP (rdma_cc attached to it)
 	for i in \$(seq 400); do
-		ls /sys/kernel/debug/rdma_cc/rxe0/qp* >/dev/null 2>&1 && break
+		[ "\$(tail -n +2 /sys/kernel/debug/rdma_cc/rxe0/qps 2>/dev/null | wc -l)" -ge 1 ] && break
 		sleep 0.25
 	done
 	ls /sys/kernel/debug/rdma_cc/rxe0/ | tr '\n' ' '; echo
@@ -66,8 +66,8 @@ lc_cc_cycles() {
 		[ -d /sys/kernel/rdma_cc/rxe0 ] || fail=\$((fail + 1))
 	done
 	# the QP of the running traffic is attached again
-	ls /sys/kernel/debug/rdma_cc/rxe0/qp* >/dev/null 2>&1 || { echo "no QP attached after the cycles"; fail=\$((fail + 1)); }
-	grep -h '^packets' /sys/kernel/debug/rdma_cc/rxe0/qp* 2>/dev/null
+	[ "\$(tail -n +2 /sys/kernel/debug/rdma_cc/rxe0/qps 2>/dev/null | wc -l)" -ge 1 ] || { echo "no QP attached after the cycles"; fail=\$((fail + 1)); }
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print "packets: " \$c["packets"] }' /sys/kernel/debug/rdma_cc/rxe0/qps 2>/dev/null
 	pkill ib_write_bw
 	echo "cycles=$n failed=\$fail"
 	EOS
@@ -88,10 +88,10 @@ lc_rxe_cycles() {
 			sleep 0.5
 			ib_write_bw -d rxe0 -x 1 -p 18800 -q 1 -F -s 65536 -D 60 $ip >/dev/null 2>&1 &
 			for i in \$(seq 200); do
-				[ "\$(ls /sys/kernel/debug/rdma_cc/rxe0/ 2>/dev/null | grep -c '^qp')" -ge 2 ] && break
+				[ "\$(tail -n +2 /sys/kernel/debug/rdma_cc/rxe0/qps 2>/dev/null | wc -l)" -ge 2 ] && break
 				sleep 0.1
 			done
-			[ "\$(ls /sys/kernel/debug/rdma_cc/rxe0/ | grep -c '^qp')" -ge 2 ] && traffic=\$((traffic + 1))
+			[ "\$(tail -n +2 /sys/kernel/debug/rdma_cc/rxe0/qps 2>/dev/null | wc -l)" -ge 2 ] && traffic=\$((traffic + 1))
 		fi
 		# rxe has no disassociate: removal waits for the users to
 		# close, so the traffic is killed while the removal runs
