@@ -6,13 +6,13 @@
 #   make check      run every test; ends with "N passed, N failed"
 #
 # Other targets: modules, tools, kunit, kunit-debug, rxe, demo, bench,
-# bench-module, install, clean.  KVER=6.1, 6.12 or 6.12-rt picks a supported
+# bench-module, bench-scale, install, clean.  KVER=6.1, 6.12 or 6.12-rt picks a supported
 # kernel; KDIR=... builds against any other kernel tree.
 
 SCRIPTS := $(CURDIR)/tools/scripts
 
 .PHONY: all modules tools check kunit kunit-debug rxe demo bench bench-module \
-	install clean
+	bench-scale install clean
 
 all: modules tools
 
@@ -46,6 +46,10 @@ bench:
 # the module's own cost, measured in a VM (about 10 minutes)
 bench-module:
 	@$(SCRIPTS)/bench-module.sh
+
+# 1,000 to 100,000 QPs: bytes, create/destroy and debugfs cost per QP, in a VM
+bench-scale:
+	@$(SCRIPTS)/bench-scale.sh
 
 clean:
 	@$(SCRIPTS)/build-modules.sh clean || true

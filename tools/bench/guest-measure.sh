@@ -49,7 +49,6 @@ slabs >/tmp/slab1
 s1=$(meminfo_kb Slab)
 cp "$stats" /tmp/stats
 echo "size rcc_flow=$(key /tmp/stats rcc_flow_bytes)" \
-	"kmalloc_bucket=$(key /tmp/stats rcc_flow_kmalloc_bytes)" \
 	"rcc_qp=$(key /tmp/stats rcc_qp_bytes)" \
 	"hrtimer=$(key /tmp/stats hrtimer_bytes)" \
 	"rcc_dev=$(key /tmp/stats rcc_dev_bytes)"

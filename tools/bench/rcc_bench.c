@@ -6,7 +6,10 @@
  *
  *  attach  registers the device "rcc_bench" and nr_qps QPs with rdma_cc_hook
  *          and does nothing else: for the per-QP memory (slab deltas when
- *          rdma_cc.ko takes them on).
+ *          rdma_cc.ko takes them on) and the cost of QP create and destroy
+ *          (stats: add_ns, the time the nr_qps rdma_cc_hook_add_qp() calls
+ *          took; writing "del" to /sys/kernel/debug/rcc_bench/ctl deletes
+ *          every QP and sets del_ns).
  *  cc      the same, then keeps every QP congested: the first CNP of QP i is
  *          sent at start + i * period_ns / nr_qps (the episodes, hence the
  *          QPs' run grids, spread evenly over one half interval; spread=0:
@@ -34,12 +37,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tick.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "rdma_cc.h"
 #include "rdma_cc_hook.h"
 
-#define RB_MAX_QPS	65536
+#define RB_MAX_QPS	262144
 
 static char *mode = "cc";
 module_param(mode, charp, 0444);
@@ -47,7 +51,7 @@ MODULE_PARM_DESC(mode, "attach, cc or bare (see the source's header)");
 
 static unsigned int nr_qps = 1;
 module_param(nr_qps, uint, 0444);
-MODULE_PARM_DESC(nr_qps, "QPs (or bare timers) (count, range 1..65536)");
+MODULE_PARM_DESC(nr_qps, "QPs (or bare timers) (count, range 1..262144)");
 
 static unsigned int period_ns = 22500;
 module_param(period_ns, uint, 0444);
@@ -96,6 +100,8 @@ static bool rb_injector_on;
 static u64 rb_injector_runs;
 static u64 rb_cnps;
 static u64 rb_start_ns;
+static u64 rb_add_ns;
+static u64 rb_del_ns;
 static struct dentry *rb_dbg;
 
 static void rb_set_rate(struct rdma_cc_hook_qp *hqp, u64 rate_bps)
@@ -194,8 +200,16 @@ static void rb_stop_bare(void)
 
 static void rb_del_qps(void)
 {
-	while (rb_qps_added)
+	u64 t = ktime_get_ns();
+	unsigned int n = rb_qps_added;
+
+	while (rb_qps_added) {
 		rdma_cc_hook_del_qp(&rb_qps[--rb_qps_added].hqp);
+		if (!(rb_qps_added & 1023))
+			cond_resched();
+	}
+	if (n)
+		rb_del_ns = ktime_get_ns() - t;
 	if (rb_dev)
 		rdma_cc_hook_unregister_dev(rb_dev);
 	kfree(rb_dev);
@@ -228,6 +242,7 @@ static int rb_add_qps(void)
 		rb_del_qps();
 		return err;
 	}
+	rb_add_ns = ktime_get_ns();
 	for (i = 0; i < nr_qps; i++) {
 		rb_qps[i].hqp.qpn = i + 1;
 		err = rdma_cc_hook_add_qp(rb_dev, &rb_qps[i].hqp);
@@ -236,7 +251,10 @@ static int rb_add_qps(void)
 			return err;
 		}
 		rb_qps_added++;
+		if (!(i & 1023))
+			cond_resched();
 	}
+	rb_add_ns = ktime_get_ns() - rb_add_ns;
 	return 0;
 }
 
@@ -277,8 +295,6 @@ static int rb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "start_ns: %llu\n", rb_start_ns);
 	seq_printf(m, "idle_us: %llu\n", get_cpu_idle_time_us(0, NULL));
 	seq_printf(m, "rcc_flow_bytes: %zu\n", sizeof(struct rcc_flow));
-	seq_printf(m, "rcc_flow_kmalloc_bytes: %zu\n",
-		   kmalloc_size_roundup(sizeof(struct rcc_flow)));
 	seq_printf(m, "rcc_qp_bytes: %zu\n", sizeof(struct rcc_qp));
 	seq_printf(m, "rcc_dev_bytes: %zu\n", sizeof(struct rcc_dev));
 	seq_printf(m, "hrtimer_bytes: %zu\n", sizeof(struct hrtimer));
@@ -299,6 +315,8 @@ static int rb_stats_show(struct seq_file *m, void *unused)
 			paced++;
 	}
 	seq_printf(m, "qps_added: %u\n", rb_qps_added);
+	seq_printf(m, "add_ns: %llu\n", rb_add_ns);
+	seq_printf(m, "del_ns: %llu\n", rb_del_ns);
 	seq_printf(m, "qps_paced: %llu\n", paced);
 	seq_printf(m, "set_rate_calls: %llu\n", calls);
 	seq_printf(m, "cnps_sent: %llu\n", READ_ONCE(rb_cnps));
@@ -306,6 +324,25 @@ static int rb_stats_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rb_stats);
+
+/* "del": delete every QP (and the device), timed; nothing else is taken. */
+static ssize_t rb_ctl_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[8] = "";
+
+	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	if (strcmp(strim(buf), "del") || rb_mode != RB_ATTACH)
+		return -EINVAL;
+	rb_del_qps();
+	return len;
+}
+
+static const struct file_operations rb_ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = rb_ctl_write,
+};
 
 static int __init rb_init(void)
 {
@@ -352,6 +389,7 @@ static int __init rb_init(void)
 		return err;
 	rb_dbg = debugfs_create_dir("rcc_bench", NULL);
 	debugfs_create_file("stats", 0400, rb_dbg, NULL, &rb_stats_fops);
+	debugfs_create_file("ctl", 0200, rb_dbg, NULL, &rb_ctl_fops);
 	return 0;
 }
 

@@ -20,7 +20,7 @@
 # guest idles, whatever the host's load (repeatable on a shared machine; a
 # 1 GHz, one-instruction-per-cycle virtual CPU at N=0).
 # RB_ICOUNT=off: plain TCG, guest time = host time.  RB_TIMEOUT (s, default
-# 1800), RB_MEM_MB (default 512).
+# 1800), RB_MEM_MB (default 512), RB_APPEND (more kernel command line).
 set -eu
 . "$(dirname "$0")/../scripts/env.sh"
 . "$(dirname "$0")/../testbed/image.sh"
@@ -53,7 +53,7 @@ rc=0
 timeout "${RB_TIMEOUT:-1800}" qemu-system-x86_64 -accel tcg -smp 1 "${icount[@]}" \
 	-m "${RB_MEM_MB:-512}" -display none -no-reboot -nodefaults \
 	-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4 tb_top=$shadow rb_top=$top rb_job=/mnt/job.sh" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=4 tb_top=$shadow rb_top=$top rb_job=/mnt/job.sh ${RB_APPEND:-}" \
 	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$outdir,mount_tag=ctl,security_model=none" \
 	-serial "file:$outdir/console.log" -monitor none || rc=$?

@@ -8,7 +8,7 @@
 # the VM once (tools/bench/vm.sh) and runs tools/bench/guest-measure.sh in
 # it, then prints:
 #
-#  1. per-QP memory: sizeof(struct rcc_flow), the kmalloc bucket it comes
+#  1. per-QP memory: sizeof(struct rcc_flow), the slab cache it comes
 #     from, and every slab cache that grew when rdma_cc took on RB_MEM_QPS
 #     QPs, per QP;
 #  2. CPU time per congested QP-second at the default 45 us interval (the
@@ -88,10 +88,10 @@ function kv(    i, a) {
 		v[a[1]] = a[2]
 	}
 }
-$1 == "size" { kv(); flow = v["rcc_flow"]; bucket = v["kmalloc_bucket"]
+$1 == "size" { kv(); flow = v["rcc_flow"]
 	printf "memory per QP:\n"
-	printf "  sizeof(struct rcc_flow) = %d bytes (rcc_qp %d, hrtimer %d), kzalloc from kmalloc-%d\n",
-	       flow, v["rcc_qp"], v["hrtimer"], bucket }
+	printf "  sizeof(struct rcc_flow) = %d bytes (rcc_qp %d, hrtimer %d), from its own kmem_cache (rcc_flow)\n",
+	       flow, v["rcc_qp"], v["hrtimer"] }
 $1 == "mem" { kv(); mn = v["n"]; slabkb = v["slab_kb_delta"]; att = v["qps_attached"] }
 $1 == "slab" { nslab++; sname[nslab] = $2; ssize[nslab] = $3; sd[nslab] = $4 }
 $1 == "cpu" {
