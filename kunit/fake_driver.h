@@ -96,4 +96,7 @@ void fake_dev_params(struct fake_dev *fd, struct rcc_params *p);
 /* Wait until @fq is not congested (or @timeout_ms passed). */
 bool fake_qp_wait_uncongested(struct fake_qp *fq, unsigned int timeout_ms);
 
+/* kunit/hostile-writes.txt, NUL-terminated: params_test.c builds it in. */
+extern const char rcc_kunit_hostile_txt[];
+
 #endif /* RDMA_CC_FAKE_DRIVER_H */

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "fake_driver.h"
 
@@ -19,77 +20,136 @@ struct param_write {
 };
 
 /*
- * The hostile table: writes that are bad for every parameter, each tried
- * on every attribute, per device and global.  A value is @head, then @fill
- * repeated @repeat times, then @tail; @head may hold NULs (its length is
- * the literal's), which only the per-device store can receive: a module
- * parameter's set() gets a C string.  kunit/hostile-writes.txt is the same
- * table for replaying through the real files.
+ * The hostile table is kunit/hostile-writes.txt itself (its header says the
+ * format), built into this file: Kbuild.uml passes its path as
+ * RCC_HOSTILE_FILE.  The VM test (tools/testbed/hostile.sh) and the replay
+ * tool's tests (tools/tests/test_replay.py) read the same file, so a bad
+ * input added there is tried by all three.  Rows "*" and "dev" are tried on
+ * every attribute (a "dev" value holds a NUL, which only the per-device
+ * store can receive: a module parameter's set() gets a C string), rows
+ * naming an attribute on that attribute.
  *
  * Decided, not in the table: leading zeros are decimal ("010" is 10, as
  * for kstrtou32 in base 10), and one newline at the end is allowed (echo).
  */
+asm(".pushsection .rodata, \"a\"\n"
+	".global rcc_kunit_hostile_txt\n"
+	"rcc_kunit_hostile_txt:\n"
+	".incbin \"" RCC_HOSTILE_FILE "\"\n"
+	".byte 0\n"
+	".popsection\n");
+
+#define HOSTILE_MAX_ROWS	256
+#define HOSTILE_ALL		-1	/* "*" */
+#define HOSTILE_DEV		-2	/* "dev" */
+
 struct hostile_write {
-	const char *head;
-	size_t head_len;
-	char fill;
-	unsigned int repeat;
-	const char *tail;
+	int where;		/* HOSTILE_ALL, HOSTILE_DEV or an enum rcc_param */
+	unsigned int line;	/* in the file */
+	const char *bytes;	/* NUL-terminated after @len, as sysfs passes */
+	size_t len;
 };
 
-#define HW(s) { .head = s, .head_len = sizeof(s) - 1, .tail = "" }
-#define HW_LONG(h, c, n, t) \
-	{ .head = h, .head_len = sizeof(h) - 1, .fill = c, .repeat = n, \
-	  .tail = t }
+static struct hostile_write hostile_rows[HOSTILE_MAX_ROWS];
+static unsigned int hostile_nr, hostile_nr_all;
+static int hostile_err;		/* the file's first bad line, negated */
+static char hostile_pool[64 * 1024];
 
-static const struct hostile_write hostile_writes[] = {
-	/* empty and whitespace */
-	HW(""), HW("\n"), HW(" "), HW("\t"), HW_LONG("", ' ', 2, "\n"),
-	HW("\n\n"), HW("\r\n"),
-	/* signs */
-	HW("-1"), HW("-0"), HW("+5"), HW("+0"), HW("-4294967296"),
-	/* spaces, tabs and newlines around or inside */
-	HW(" 5"), HW("5 "), HW("\t5"), HW("5\t"), HW("5\n\n"), HW("\n5"),
-	HW("5\r\n"), HW("5\n5"), HW("5 5"),
-	HW_LONG("5", ' ', 1, "\n"),
-	/* other bases and notations */
-	HW("0x10"), HW("0X10"), HW("0b1"), HW("0o7"), HW("010x"), HW("1e3"),
-	HW("1.5"), HW("5."), HW(".5"), HW("1,000"), HW("1_000"),
-	/* words */
-	HW("abc"), HW("5abc"), HW("nan"), HW("y"),
-	/* too big for u32 or for any parameter */
-	HW("4294967295"), HW("4294967296"), HW("4294967296\n"),
-	HW("18446744073709551615"), HW("18446744073709551616"),
-	HW("99999999999999999999"),
-	/* not ASCII digits: Arabic-Indic five, fullwidth five, bytes >= 0x80 */
-	HW("\xd9\xa5"), HW("\xef\xbc\x95"), HW("5\x80"), HW("\xff"),
-	/* embedded NULs (per device only) */
-	HW("\0"), HW("5\0"), HW("5\0junk"), HW("\0005"), HW("5\n\0"),
-	/* very long: 4096 digits, a page of spaces */
-	HW_LONG("", '9', 4096, ""), HW_LONG("1", '0', 4095, ""),
-	HW_LONG("", '0', 4095, "x"), HW_LONG("", ' ', 4096, ""),
-	HW_LONG("5", ' ', 4095, ""),
-};
+static int hostile_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* One line's value, printf %b escapes decoded, at *@o of the pool. */
+static int hostile_decode(const char *s, const char *end, size_t *o)
+{
+	while (s < end) {
+		char c = *s++;
+
+		if (c == '\\') {
+			if (s >= end)
+				return -EINVAL;
+			c = *s++;
+			if (c == 'n') {
+				c = '\n';
+			} else if (c == 't') {
+				c = '\t';
+			} else if (c == 'x') {
+				if (end - s < 2 || hostile_hex(s[0]) < 0 ||
+				    hostile_hex(s[1]) < 0)
+					return -EINVAL;
+				c = hostile_hex(s[0]) << 4 | hostile_hex(s[1]);
+				s += 2;
+			} else if (c != '\\') {
+				return -EINVAL;
+			}
+		}
+		if (*o + 1 >= sizeof(hostile_pool))
+			return -ENOSPC;
+		hostile_pool[(*o)++] = c;
+	}
+	hostile_pool[(*o)++] = '\0';
+	return 0;
+}
+
+/* Read the built-in file, once; a bad line sets hostile_err. */
+static void hostile_load(void)
+{
+	const char *s = rcc_kunit_hostile_txt;
+	unsigned int line = 0;
+	size_t o = 0;
+
+	if (hostile_nr || hostile_err)
+		return;
+	for (; *s; s = *s ? s + 1 : s) {
+		const char *end = strchrnul(s, '\n'), *tab;
+		struct hostile_write *w = &hostile_rows[hostile_nr];
+		char where[40];
+		size_t start;
+
+		line++;
+		if (*s == '#' || s == end) {
+			s = end;
+			continue;
+		}
+		tab = memchr(s, '\t', end - s);
+		if (!tab || tab - s >= sizeof(where) ||
+		    hostile_nr == HOSTILE_MAX_ROWS) {
+			hostile_err = -line;
+			return;
+		}
+		memcpy(where, s, tab - s);
+		where[tab - s] = '\0';
+		if (!strcmp(where, "*"))
+			w->where = HOSTILE_ALL;
+		else if (!strcmp(where, "dev"))
+			w->where = HOSTILE_DEV;
+		else
+			w->where = rcc_param_lookup(where);
+		start = o;
+		if (w->where == -EINVAL || hostile_decode(tab + 1, end, &o)) {
+			hostile_err = -line;
+			return;
+		}
+		w->line = line;
+		w->bytes = hostile_pool + start;
+		w->len = o - start - 1;
+		hostile_nr++;
+		if (w->where < 0)
+			hostile_nr_all++;
+		s = end;
+	}
+}
 
 static bool hostile_has_nul(const struct hostile_write *w)
 {
-	return memchr(w->head, '\0', w->head_len);
-}
-
-/* The bytes of @w (NUL-terminated after them, as sysfs passes them). */
-static char *hostile_bytes(const struct hostile_write *w, size_t *len)
-{
-	size_t tl = strlen(w->tail);
-	char *buf;
-
-	*len = w->head_len + w->repeat + tl;
-	buf = kzalloc(*len + 1, GFP_KERNEL);
-	if (!buf)
-		return NULL;
-	memcpy(buf, w->head, w->head_len);
-	memset(buf + w->head_len, w->fill, w->repeat);
-	memcpy(buf + w->head_len + w->repeat, w->tail, tl);
-	return buf;
+	return memchr(w->bytes, '\0', w->len);
 }
 
 static int hostile_esc(char *d, int size, const char *s, size_t n)
@@ -119,15 +179,26 @@ static void hostile_desc(const struct hostile_write *w, char *desc)
 {
 	int o;
 
-	o = hostile_esc(desc, KUNIT_PARAM_DESC_SIZE, w->head, w->head_len);
-	if (w->repeat)
-		o += scnprintf(desc + o, KUNIT_PARAM_DESC_SIZE - o,
-			       "[%u*'%c']%s", w->repeat, w->fill, w->tail);
-	if (!o)
-		strscpy(desc, "(empty)", KUNIT_PARAM_DESC_SIZE);
+	o = scnprintf(desc, KUNIT_PARAM_DESC_SIZE, "line %u: ", w->line);
+	o += hostile_esc(desc + o, KUNIT_PARAM_DESC_SIZE - 16 - o, w->bytes,
+			 w->len);
+	scnprintf(desc + o, KUNIT_PARAM_DESC_SIZE - o, " (%zu bytes)", w->len);
 }
 
-KUNIT_ARRAY_PARAM(hostile, hostile_writes, hostile_desc);
+/* The file's "*" and "dev" rows, one case each. */
+static const void *hostile_gen_params(const void *prev, char *desc)
+{
+	const struct hostile_write *w = prev;
+
+	hostile_load();
+	for (w = w ? w + 1 : hostile_rows; w < hostile_rows + hostile_nr; w++) {
+		if (w->where < 0) {
+			hostile_desc(w, desc);
+			return w;
+		}
+	}
+	return NULL;
+}
 
 /* Bad writes tried (per attribute and interface), and those accepted. */
 static unsigned int hostile_tried, hostile_accepted;
@@ -275,23 +346,35 @@ static void params_reject_out_of_range(struct kunit *test)
 static void params_reject_hostile(struct kunit *test)
 {
 	const struct hostile_write *w = test->param_value;
-	size_t len;
-	char *buf = hostile_bytes(w, &len);
 	int id;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	for (id = 0; id < RCC_NR_PARAMS; id++)
-		params_expect_rejected_buf(test, id, buf, len,
+		params_expect_rejected_buf(test, id, w->bytes, w->len,
 					   !hostile_has_nul(w));
-	kfree(buf);
 }
 
-/* One past each bound of every attribute, with and without a newline. */
+/*
+ * The table's rows for one attribute; and one past each bound of every
+ * attribute, with and without a newline.
+ */
 static void params_reject_past_bounds(struct kunit *test)
 {
 	const struct rcc_param_desc *desc;
+	unsigned int i, named = 0;
 	char buf[16];
 	int id;
+
+	hostile_load();
+	KUNIT_ASSERT_EQ_MSG(test, hostile_err, 0,
+			    "kunit/hostile-writes.txt: bad line %d", -hostile_err);
+	for (i = 0; i < hostile_nr; i++) {
+		if (hostile_rows[i].where < 0)
+			continue;
+		params_expect_rejected(test, hostile_rows[i].where,
+				       hostile_rows[i].bytes);
+		named++;
+	}
+	KUNIT_EXPECT_GE(test, named, (unsigned int)RCC_NR_PARAMS);
 
 	for (id = 0; id < RCC_NR_PARAMS; id++) {
 		desc = &rcc_param_descs[id];
@@ -334,9 +417,13 @@ static void params_accept_leading_zeros(struct kunit *test)
 /* Runs last: how many bad writes the cases above tried. */
 static void params_hostile_total(struct kunit *test)
 {
-	kunit_info(test, "hostile sysfs: %u bad writes tried (table of %zu writes x %d attributes, per device and global, plus one past every bound), %u accepted",
-		   hostile_tried, ARRAY_SIZE(hostile_writes), RCC_NR_PARAMS,
-		   hostile_accepted);
+	hostile_load();
+	KUNIT_EXPECT_EQ_MSG(test, hostile_err, 0,
+			    "kunit/hostile-writes.txt: bad line %d", -hostile_err);
+	KUNIT_EXPECT_GT(test, hostile_nr_all, 0U);
+	kunit_info(test, "hostile sysfs: %u bad writes tried (table of %u writes x %d attributes, per device and global, plus its %u for one attribute and one past every bound), %u accepted",
+		   hostile_tried, hostile_nr_all, RCC_NR_PARAMS,
+		   hostile_nr - hostile_nr_all, hostile_accepted);
 	KUNIT_EXPECT_EQ(test, hostile_accepted, 0U);
 }
 

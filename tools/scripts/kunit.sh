@@ -11,7 +11,7 @@
 # $RDMA_CC_CACHE/kunit-src (kunit-src-6.12 for 6.12), where drivers/Kconfig
 # and drivers/Makefile are replaced (never edited in place: the links share content with the pristine
 # tree) to take in drivers/rdma_cc/, which holds symlinks to the repo's
-# rdma_cc/*.[ch] and kunit/*.[ch].  Build output stays in
+# rdma_cc/*.[ch], kunit/*.[ch] and kunit/hostile-writes.txt.  Build output stays in
 # $RDMA_CC_CACHE/kunit-build (or kunit-build-debug; -6.12 appended for
 # 6.12) for fast reruns.
 #
@@ -75,7 +75,7 @@ mkdir -p "$d/rdma_cc" "$d/kunit"
 ln -s "$top/kunit/Kconfig" "$d/Kconfig"
 ln -s "$top/kunit/Kbuild.uml" "$d/Makefile"
 for f in "$top"/rdma_cc/*.[ch]; do ln -s "$f" "$d/rdma_cc/"; done
-for f in "$top"/kunit/*.[ch]; do ln -s "$f" "$d/kunit/"; done
+for f in "$top"/kunit/*.[ch] "$top"/kunit/hostile-writes.txt; do ln -s "$f" "$d/kunit/"; done
 
 build=$RDMA_CC_CACHE/kunit-build$sfx
 args=(--arch=um --kunitconfig="$top/kunit/rdma_cc.kunitconfig"

@@ -13,6 +13,7 @@ traces, and the replay tool's error paths.  Prints "ok NAME" or
 import argparse
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -726,8 +727,10 @@ def extreme_rates_do_not_overflow():
 # ------------------------------------------------------- error paths
 
 def expect_error(opts_args, trace, *needles):
+    # errors=: a bad value's bytes are echoed in the message as they came
     p = subprocess.run([REPLAY] + opts_args, input=trace,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True,
+                       errors="surrogateescape")
     check(p.returncode == 2, "%s: exit %d, expected 2" % (opts_args,
                                                           p.returncode))
     check(p.stdout == "", "%s: no output on error, got %r" %
@@ -754,6 +757,50 @@ def error_unknown_and_malformed_options():
         expect_error(["--data_rate_mbps=1000",
                       "--control_interval_ns=" + bad], "",
                      "control_interval_ns", "2000 .. 100000000")
+
+
+HOSTILE = os.path.join(HERE, "..", "..", "kunit", "hostile-writes.txt")
+
+
+def hostile_unescape(m):
+    g = m.group(1)
+    return {b"n": b"\n", b"t": b"\t", b"\\": b"\\"}.get(g) or bytes([int(g[1:], 16)])
+
+
+def hostile_rows():
+    """(where, value) of every row of the one table of bad values (its
+    header gives the format): where is "*", "dev" or an option's name,
+    value the row's bytes (printf %b escapes decoded) as a str that
+    subprocess passes back as those bytes."""
+    rows = []
+    with open(HOSTILE, "rb") as f:
+        for line in f.read().split(b"\n"):
+            if not line or line.startswith(b"#"):
+                continue
+            where, _, esc = line.partition(b"\t")
+            val = re.sub(rb"\\(x[0-9a-fA-F]{2}|n|t|\\)", hostile_unescape, esc)
+            rows.append((where.decode(), os.fsdecode(val)))
+    return rows
+
+
+@test
+def error_every_value_of_the_hostile_table():
+    # The same file KUnit and the VM test write to sysfs.  "dev" rows hold
+    # a NUL, which a command line cannot carry.
+    rows = hostile_rows()
+    check(len(rows) > 50, "only %d rows in %s" % (len(rows), HOSTILE))
+    tried = 0
+    for where, val in rows:
+        if where == "dev":
+            check("\0" in val, "a dev row without a NUL: %r" % val)
+            continue
+        names = list(model.RANGES) if where == "*" else [where]
+        for name in names:
+            check(name in model.RANGES, "no option %r" % name)
+            base = [] if name == "data_rate_mbps" else ["--data_rate_mbps=1000"]
+            expect_error(base + ["--%s=%s" % (name, val)], "", name)
+            tried += 1
+    check(tried > 400, "only %d bad options tried" % tried)
 
 
 @test
