@@ -31,9 +31,8 @@ static void lc_exit(struct kunit *test)
 	struct lc_ctx *ctx = test->priv;
 	int i;
 
-	/* Whatever the test did, leave rdma_cc loaded. */
-	if (!rcu_access_pointer(rdma_cc_hook_active))
-		rcc_start();
+	/* Whatever the test did, leave rdma_cc loaded (-EEXIST if it is). */
+	rcc_start();
 	for (i = 0; i < LC_QPS; i++)
 		fake_qp_free(ctx->fq[i]);
 	fake_dev_free(ctx->fd);
@@ -117,7 +116,7 @@ static void lc_load_takes_on_existing(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fake_qp_calls(ctx->fq[i]), 0U);
 	}
 	KUNIT_ASSERT_EQ(test, rcc_start(), 0);
-	KUNIT_EXPECT_EQ(test, rcc_start(), -EBUSY);
+	KUNIT_EXPECT_EQ(test, rcc_start(), -EEXIST);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->fd->hdev.cc_priv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), LC_QPS);
 	for (i = 0; i < LC_QPS; i++) {
@@ -197,12 +196,83 @@ static void lc_register_dev_rejects_incomplete(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_dev(&dev), -EINVAL);
 }
 
+/*
+ * A QP the driver left on a device it unregistered is unlinked there, once:
+ * its later rdma_cc_hook_del_qp() does nothing.  It unlinked the QP with
+ * list_del() and unlinked it again, a double list_del (CONFIG_DEBUG_LIST
+ * reports it, without it the second one writes through LIST_POISON).
+ */
+static void lc_del_qp_after_unregister_dev(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct rcc_flow_state st;
+	int live;
+
+	lc_setup(test, ctx);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
+	live = atomic_read(&rcc_flows_live);
+
+	rdma_cc_hook_unregister_dev(&ctx->fd->hdev);
+	ctx->fd->registered = false;
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->fq[0]->hqp.list));
+	KUNIT_EXPECT_NULL(test, ctx->fq[0]->hqp.dev);
+	KUNIT_EXPECT_FALSE(test, fake_qp_state(ctx->fq[0], &st));
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), live - LC_QPS);
+
+	/* the driver deletes its QPs after all: nothing happens */
+	rdma_cc_hook_del_qp(&ctx->fq[0]->hqp);
+	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->fq[0]->hqp.list));
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), live - LC_QPS);
+}
+
+static int lc_nop_attach_dev(struct rdma_cc_hook_dev *dev)
+{
+	return -ENODEV;
+}
+
+/*
+ * register_cc checks its ops: every callback and a name; one of the name
+ * loaded already is -EEXIST, another one while rdma_cc is loaded -EBUSY.
+ * Nothing changes on a refusal.
+ */
+static void lc_register_cc_validates(struct kunit *test)
+{
+	struct rdma_cc_cc_ops ops = rcc_cc_ops;
+	struct lc_ctx *ctx = test->priv;
+	struct rcc_flow_state st;
+
+	lc_setup(test, ctx);
+	ops.name = "lc_other";
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_cc(&ops), -EBUSY);
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_cc(&rcc_cc_ops), -EEXIST);
+	KUNIT_EXPECT_EQ(test, rcc_start(), -EEXIST);
+
+	rcc_stop();
+	ops.attach_dev = lc_nop_attach_dev;
+	ops.tx = NULL;
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_cc(&ops), -EINVAL);
+	ops.tx = rcc_cc_ops.tx;
+	ops.name = "";
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_cc(&ops), -EINVAL);
+	ops.name = NULL;
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_cc(&ops), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_register_cc(NULL), -EINVAL);
+	/* refused: the device stayed free */
+	KUNIT_EXPECT_NULL(test, ctx->fd->hdev.cc_priv);
+	KUNIT_EXPECT_FALSE(test, fake_qp_state(ctx->fq[0], &st));
+
+	KUNIT_EXPECT_EQ(test, rcc_start(), 0);
+	KUNIT_EXPECT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
+}
+
 static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_unload_while_congested),
 	KUNIT_CASE(lc_load_takes_on_existing),
 	KUNIT_CASE(lc_del_add_while_congested),
 	KUNIT_CASE(lc_unregister_dev_while_congested),
 	KUNIT_CASE(lc_register_dev_rejects_incomplete),
+	KUNIT_CASE(lc_del_qp_after_unregister_dev),
+	KUNIT_CASE(lc_register_cc_validates),
 	{}
 };
 

@@ -269,6 +269,7 @@ static void dcqcn_detach_qp(struct rdma_cc_hook_qp *hqp, void *priv,
 }
 
 const struct rdma_cc_cc_ops dcqcn_cc_ops = {
+	.name = KBUILD_MODNAME,
 	.attach_dev = dcqcn_attach_dev,
 	.detach_dev = dcqcn_detach_dev,
 	.attach_qp = dcqcn_attach_qp,

@@ -26,7 +26,7 @@ static struct dentry *rcc_debugfs_root;
 /* An estimate in 1/RCC_EST_ONE as a decimal with 6 places. */
 static void rcc_seq_estimate(struct seq_file *m, const char *fmt, u32 est)
 {
-	u64 micro = ((u64)est * 1000000) >> RCC_EST_SHIFT;
+	u64 micro = rcc_estimate_micro(est);	/* as the replay prints it */
 
 	seq_printf(m, fmt, micro / 1000000, micro % 1000000);
 }
@@ -102,7 +102,7 @@ void rcc_flow_row(struct seq_file *m, const struct rcc_flow_state *st)
 {
 	const struct rcc_qp *q = &st->core;
 	const struct rcc_counters *c = &st->cnt;
-	u64 micro = ((u64)q->estimate * 1000000) >> RCC_EST_SHIFT;
+	u64 micro = rcc_estimate_micro(q->estimate);
 	int i;
 
 	seq_put_decimal_ull(m, "", st->qpn);
@@ -296,17 +296,65 @@ const struct file_operations rcc_qp_file_fops = {
 	.release = rcc_qp_file_release,
 };
 
+/*
+ * @d's counters: its QPs' and those of QPs already gone.  Process context.
+ *
+ * The QPs are walked one at a time under RCU, not under flows_lock, so a
+ * walk of many QPs stalls no QP's create or destroy.  A QP that comes or
+ * goes during the walk could be counted twice (walked, then retired) or
+ * not at all: the walk is repeated when @flows changed (flows_gen), and
+ * the last of a few tries holds flows_lock, so churn cannot starve it.
+ */
+void rcc_dev_counters(struct rcc_dev *d, struct rcc_counters *sum,
+		      unsigned int *nr_qps, unsigned int *nr_congested)
+{
+	struct rcc_flow_state st;
+	unsigned long gen, qpn;
+	bool stable = false;
+	int tries;
+
+	for (tries = 0; !stable; tries++) {
+		bool locked = tries == 3;
+
+		mutex_lock(&d->flows_lock);
+		*sum = d->retired;
+		gen = d->flows_gen;
+		if (!locked)
+			mutex_unlock(&d->flows_lock);
+		*nr_qps = 0;
+		*nr_congested = 0;
+		for (qpn = 0; rcc_dev_flow_state(d, &qpn, &st); qpn++) {
+			rcc_counters_add(sum, &st.cnt);
+			(*nr_qps)++;
+			if (st.core.congested)
+				(*nr_congested)++;
+			cond_resched();
+			if (qpn == U32_MAX)
+				break;
+		}
+		if (!locked)
+			mutex_lock(&d->flows_lock);
+		stable = locked || gen == d->flows_gen;
+		mutex_unlock(&d->flows_lock);
+	}
+	sum->late_runs += atomic64_read(&d->late_runs);
+}
+
 int rcc_dev_show(struct seq_file *m, void *unused)
 {
 	struct rcc_dev *d = m->private;
 	unsigned int nr_qps, nr_congested;
 	struct rcc_counters sum;
 	struct rcc_params p;
+	unsigned long own;
 	int i;
 
-	rcu_read_lock();
-	p = rcu_dereference(d->params)->p;
-	rcu_read_unlock();
+	/* the values and which of them are the device's own: one set */
+	mutex_lock(&rcc_params_mutex);
+	p = rcu_dereference_protected(d->params,
+				      lockdep_is_held(&rcc_params_mutex))->p;
+	own = d->own_mask;
+	mutex_unlock(&rcc_params_mutex);
 	rcc_dev_counters(d, &sum, &nr_qps, &nr_congested);
 
 	seq_printf(m, "device: %s\n", d->hdev->name);
@@ -317,7 +365,7 @@ int rcc_dev_show(struct seq_file *m, void *unused)
 	for (i = 0; i < RCC_NR_PARAMS; i++)
 		seq_printf(m, "%s: %u%s\n", rcc_param_descs[i].name,
 			   rcc_param_get(&p, i),
-			   d->own_mask & BIT(i) ? " (device)" : "");
+			   own & BIT(i) ? " (device)" : "");
 	rcc_seq_counters(m, &sum);
 	seq_printf(m, "late_runs: %llu\n", sum.late_runs);
 	seq_printf(m, "congested_ns: %llu\n", sum.congested_ns);

@@ -50,6 +50,7 @@ static void rcc_detach_qp(struct rdma_cc_hook_qp *hqp, void *priv,
 }
 
 const struct rdma_cc_cc_ops rcc_cc_ops = {
+	.name = KBUILD_MODNAME,
 	.attach_dev = rcc_attach_dev,
 	.detach_dev = rcc_detach_dev,
 	.attach_qp = rcc_attach_qp,
@@ -107,4 +108,3 @@ module_exit(rcc_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("ECN-based congestion control (DCQCN-like reduce/increase rate loop) for RoCE queue pairs");
-MODULE_SOFTDEP("pre: rdma_cc_hook");

@@ -278,6 +278,7 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 
 	mutex_lock(&dev->flows_lock);
 	err = xa_insert(&dev->flows, hqp->qpn, f, GFP_KERNEL);
+	dev->flows_gen += !err;
 	mutex_unlock(&dev->flows_lock);
 	if (err) {
 		if (err == -EBUSY)
@@ -336,6 +337,7 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 	r->congested_ns += f->cnt.congested_ns;
 	spin_unlock_irqrestore(&f->lock, flags);
 	xa_erase(&dev->flows, f->hqp->qpn);
+	dev->flows_gen++;
 	mutex_unlock(&dev->flows_lock);
 
 	/* No event re-arms it once dead; a running callback is waited for. */
@@ -390,32 +392,6 @@ bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
 	rcu_read_unlock();
 	st->cnt.pkts = atomic64_read(&f->pkts);
 	return true;
-}
-
-/* @d's counters: its QPs' and those of QPs already gone.  Process context. */
-void rcc_dev_counters(struct rcc_dev *d, struct rcc_counters *sum,
-		      unsigned int *nr_qps, unsigned int *nr_congested)
-{
-	struct rcc_flow_state st;
-	struct rcc_flow *f;
-	unsigned long qpn;
-
-	*nr_qps = 0;
-	*nr_congested = 0;
-	mutex_lock(&d->flows_lock);
-	*sum = d->retired;
-	/* flows_lock keeps every QP of @flows from being freed */
-	xa_for_each(&d->flows, qpn, f) {
-		if (!rcc_flow_state(f, &st))
-			continue;
-		rcc_counters_add(sum, &st.cnt);
-		(*nr_qps)++;
-		if (st.core.congested)
-			(*nr_congested)++;
-		cond_resched();
-	}
-	mutex_unlock(&d->flows_lock);
-	sum->late_runs += atomic64_read(&d->late_runs);
 }
 
 /*

@@ -22,6 +22,12 @@
 #define RCC_EST_SHIFT	31
 #define RCC_EST_ONE	((u32)BIT(RCC_EST_SHIFT))
 
+/* An estimate in millionths, rounded to nearest: how every tool prints it. */
+static inline u64 rcc_estimate_micro(u32 est)
+{
+	return ((u64)est * 1000000 + RCC_EST_ONE / 2) >> RCC_EST_SHIFT;
+}
+
 #define RCC_BPS_PER_MBPS	1000000ULL
 
 enum rcc_half {

@@ -38,6 +38,8 @@ struct rcc_params_snap {
  * @flows_lock: serialises changes to @flows and @retired, so that a sum of
  *	the device's counters sees each QP once, attached or retired
  * @flows: the device's QPs by QP number; read under RCU
+ * @flows_gen: changes of @flows, so that a reader walking it without
+ *	@flows_lock can tell it saw a stable set
  * @retired: counters of QPs detached from this device
  * @late_runs: runs of this device's QPs made more than T/2 late
  * @dbg: /sys/kernel/debug/rdma_cc/<name>/
@@ -53,6 +55,7 @@ struct rcc_dev {
 	struct list_head node;
 	struct mutex flows_lock;	/* serialises flows, retired */
 	struct xarray flows;
+	unsigned long flows_gen;
 	struct rcc_counters retired;
 	atomic64_t late_runs;
 	struct dentry *dbg;
@@ -145,6 +148,7 @@ extern const struct kernel_param_ops rcc_param_ops;
 extern const struct sysfs_ops rcc_dev_sysfs_ops;
 int rcc_sysfs_init(void);
 void rcc_sysfs_exit(void);
+void rcc_sysfs_wait_released(void);
 int rcc_dev_sysfs_add(struct rcc_dev *d);
 void rcc_dev_sysfs_del(struct rcc_dev *d);
 struct attribute *rcc_dev_attr(enum rcc_param id);

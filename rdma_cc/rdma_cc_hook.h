@@ -65,6 +65,7 @@
 
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 
 #define RDMA_CC_HOOK_NAME_MAX 64
@@ -82,11 +83,14 @@ struct rdma_cc_rp_ops {
 };
 
 /*
- * What a congestion control module (rdma_cc.ko) provides.  Every call but
- * cnp() and tx() is made with the hook's registry mutex held, in process
- * context, so the congestion control sees one registry change at a time.
+ * What a congestion control module (rdma_cc.ko) provides: a name and every
+ * callback.  Every call but cnp() and tx() is made in process context with
+ * the device's lock held (and, for attach_dev/detach_dev, the hook's
+ * registry mutex), so the congestion control sees the changes of one
+ * device one at a time; QPs of different devices come and go in parallel.
  */
 struct rdma_cc_cc_ops {
+	const char *name;
 	/* Take on @dev; sets dev->cc_priv.  On error the device runs free. */
 	int (*attach_dev)(struct rdma_cc_hook_dev *dev);
 	/* Called after every QP of @dev was detached. */
@@ -115,27 +119,24 @@ struct rdma_cc_hook_dev {
 	char name[RDMA_CC_HOOK_NAME_MAX];
 	const struct rdma_cc_rp_ops *ops;
 	u64 line_rate_bps;		/* link speed; WRITE_ONCE to update */
-	void *driver_priv;
 
 	/* owned by the hook and the congestion control module */
 	struct list_head list;		/* in the hook's device list */
+	struct mutex lock;		/* qps, cc and the attachment of QPs */
 	struct list_head qps;		/* this device's QPs */
+	const struct rdma_cc_cc_ops *cc;	/* attached to, or NULL */
 	void *cc_priv;			/* non-NULL while attached */
 };
 
 struct rdma_cc_hook_qp {
 	/* set by the driver before adding */
 	u32 qpn;
-	void *driver_priv;
 
 	/* owned by the hook and the congestion control module */
 	struct rdma_cc_hook_dev *dev;
 	struct list_head list;		/* in dev->qps */
 	void __rcu *cc_priv;
 };
-
-/* The congestion control that is loaded, or NULL. */
-extern const struct rdma_cc_cc_ops __rcu *rdma_cc_hook_active;
 
 int rdma_cc_hook_register_dev(struct rdma_cc_hook_dev *dev);
 void rdma_cc_hook_unregister_dev(struct rdma_cc_hook_dev *dev);
@@ -158,31 +159,8 @@ static inline bool rdma_cc_hook_qp_controlled(const struct rdma_cc_hook_qp *qp)
 }
 
 /* A CNP arrived for @qp from its peer.  Any context. */
-static inline void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp)
-{
-	const struct rdma_cc_cc_ops *ops;
-	void *priv;
-
-	rcu_read_lock();
-	ops = rcu_dereference(rdma_cc_hook_active);
-	priv = rcu_dereference(qp->cc_priv);
-	if (ops && priv)
-		ops->cnp(priv);
-	rcu_read_unlock();
-}
-
+void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp);
 /* @qp sent @npkts data packets.  Any context. */
-static inline void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts)
-{
-	const struct rdma_cc_cc_ops *ops;
-	void *priv;
-
-	rcu_read_lock();
-	ops = rcu_dereference(rdma_cc_hook_active);
-	priv = rcu_dereference(qp->cc_priv);
-	if (ops && priv)
-		ops->tx(priv, npkts);
-	rcu_read_unlock();
-}
+void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts);
 
 #endif /* RDMA_CC_HOOK_H */

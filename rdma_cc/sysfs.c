@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/wait_bit.h>
 
 #include "rdma_cc.h"
 
@@ -25,6 +26,14 @@ static bool rcc_global_ready;
 static LIST_HEAD(rcc_devs);
 
 static struct kobject *rcc_sysfs_root;
+
+/*
+ * Device kobjects not yet released.  A release may run well after the last
+ * kobject_put() (a reader holds a file open; CONFIG_DEBUG_KOBJECT_RELEASE
+ * delays every release by 1-4 s): rcc_sysfs_exit() waits for them all, so
+ * no release runs after the module's text and ktype are gone.
+ */
+static atomic_t rcc_dev_kobjs = ATOMIC_INIT(0);
 
 static void rcc_global_init_once(void)
 {
@@ -211,6 +220,8 @@ static void rcc_dev_release(struct kobject *kobj)
 	if (snap)
 		kfree_rcu(snap, rcu);
 	kfree_rcu(d, rcu);
+	if (atomic_dec_and_test(&rcc_dev_kobjs))
+		wake_up_var(&rcc_dev_kobjs);
 }
 
 static const struct kobj_type rcc_dev_ktype = {
@@ -229,6 +240,7 @@ int rcc_dev_sysfs_add(struct rcc_dev *d)
 	int err;
 
 	kobject_init(&d->kobj, &rcc_dev_ktype);
+	atomic_inc(&rcc_dev_kobjs);
 	snap = kzalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap) {
 		kobject_put(&d->kobj);
@@ -246,8 +258,11 @@ int rcc_dev_sysfs_add(struct rcc_dev *d)
 		list_del(&d->node);
 		mutex_unlock(&rcc_params_mutex);
 		kobject_put(&d->kobj);
+		return err;
 	}
-	return err;
+	/* udev and other listeners learn of the directory, as of any */
+	kobject_uevent(&d->kobj, KOBJ_ADD);
+	return 0;
 }
 
 /* Remove @d's directory and drop it; @d is freed after readers are done. */
@@ -280,7 +295,14 @@ int rcc_sysfs_init(void)
 	return rcc_sysfs_root ? 0 : -ENOMEM;
 }
 
+/* Return once every device kobject has been released. */
+void rcc_sysfs_wait_released(void)
+{
+	wait_var_event(&rcc_dev_kobjs, !atomic_read(&rcc_dev_kobjs));
+}
+
 void rcc_sysfs_exit(void)
 {
+	rcc_sysfs_wait_released();
 	kobject_put(rcc_sysfs_root);
 }

@@ -188,8 +188,7 @@ void read_trace(FILE *in, struct trace *tr)
 static void print_run(const struct rcc_report *r)
 {
 	/* the estimate to 6 decimal places, rounded to nearest */
-	u64 micro = ((u64)r->estimate * 1000000 + RCC_EST_ONE / 2) >>
-		    RCC_EST_SHIFT;
+	u64 micro = rcc_estimate_micro(r->estimate);
 
 	printf("%llu,%s,%u,%llu,%llu.%06llu,%llu,%llu,%d,%s,%d\n",
 	       (unsigned long long)r->t_ns, rcc_half_name(r->half), r->cnp,

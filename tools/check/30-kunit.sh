@@ -91,7 +91,7 @@ PY
 build=$RDMA_CC_CACHE/kunit-build
 [ "$debug" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug
 klog=$build/test.log
-report='KASAN:|UBSAN:|ODEBUG:|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
+report='KASAN:|UBSAN:|ODEBUG:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
 during='BUG:|WARNING:|cut here|Oops|kernel BUG|general protection|Kernel panic|blocked for more than'
 if [ ! -s "$klog" ]; then
 	splats="no kernel log at $klog"

@@ -53,6 +53,7 @@ static void fr_tx(void *priv, u32 n)
 }
 
 static const struct rdma_cc_cc_ops fr_ops = {
+	.name = KBUILD_MODNAME,
 	.attach_dev = fr_attach_dev,
 	.detach_dev = fr_detach_dev,
 	.attach_qp = fr_attach_qp,
