@@ -5,14 +5,14 @@
 #   make            build rdma_cc.ko (and rdma_cc_hook.ko) and the tools
 #   make check      run every test; ends with "N passed, N failed"
 #
-# Other targets: modules, tools, kunit, kunit-debug, rxe, demo, bench,
-# bench-module, bench-scale, install, clean.  KVER=6.1, 6.12 or 6.12-rt picks a supported
-# kernel; KDIR=... builds against any other kernel tree.
+# Other targets: modules, tools, kunit, kunit-debug, fuzz, rxe, demo, bench,
+# bench-module, bench-scale, install, clean.  KVER=6.1, 6.12 or 6.12-rt
+# picks a supported kernel; KDIR=... builds against any other kernel tree.
 
 SCRIPTS := $(CURDIR)/tools/scripts
 
-.PHONY: all modules tools check kunit kunit-debug rxe demo bench bench-module \
-	bench-scale install clean
+.PHONY: all modules tools check kunit kunit-debug fuzz rxe demo bench \
+	bench-module bench-scale install clean
 
 all: modules tools
 
@@ -33,6 +33,10 @@ kunit:
 
 kunit-debug:
 	@$(SCRIPTS)/kunit.sh --debug
+
+# the core's libFuzzer target past 10^7 inputs (make check runs 60,000)
+fuzz:
+	@FUZZ_RUNS=$${FUZZ_RUNS:-11000000} CHECK_ONLY=15-fuzz $(SCRIPTS)/check.sh
 
 rxe:
 	@$(SCRIPTS)/build-rxe.sh

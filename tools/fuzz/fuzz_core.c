@@ -7,10 +7,19 @@
  * time passing) driven through rcc_event() exactly as the replay tool
  * drives it.  After every run the invariants must hold:
  *	floor <= rc <= R; floor <= rt <= R while congested; rc = R outside
- *	episodes; 0 <= a <= 1; -1 <= k <= F; runs on the t0 + j*T/2 grid.
+ *	episodes; 0 <= a <= 1; min(0, F - 1) <= k <= F; runs on the
+ *	t0 + floor(j*T/2) grid.
+ * And every episode ends within the contract's bound after its last CNP:
+ * at most F + 1 fast recovery increases, ceil((R - floor) / step) additive
+ * increases (none when step = 0) and 45 more, i.e. by the n-th increase
+ * half after the CNP's own interval, n = F + 1 + ceil((R - floor) / step)
+ * + 45.  Checked on every run (the increases of calm runs since the last
+ * run that saw a CNP), at every event (an episode whose last CNP is older
+ * than (n + 1) T has ended) and after the stream (a calm stretch of
+ * (n + 1) T ends it).
  * A broken invariant aborts, which libFuzzer reports with the input.
  *
- *	make -C tools/fuzz && tools/fuzz/fuzz_core -max_total_time=60
+ *	make fuzz	(11,000,000 inputs; tools/check/15-fuzz.sh runs 60,000)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,8 +71,10 @@ static void check_invariants(const struct rcc_qp *qp,
 		fail("rc = R outside episodes", qp);
 	if (qp->estimate > RCC_EST_ONE)
 		fail("a <= 1", qp);
-	if (qp->recovery < -1 || qp->recovery > (s32)p->fast_recovery_attempt)
-		fail("-1 <= k <= F", qp);
+	/* k starts at 0; only an additive cut (k >= F) lowers it */
+	if (qp->recovery < (p->fast_recovery_attempt ? 0 : -1) ||
+	    qp->recovery > (s32)p->fast_recovery_attempt)
+		fail("min(0, F - 1) <= k <= F", qp);
 	if (rep->t_ns != t0 + j * p->control_interval_ns / 2)
 		fail("run j at t0 + floor(j*T/2)", qp);
 	if (rep->half != (j & 1 ? RCC_HALF_INCREASE : RCC_HALF_REDUCE))
@@ -97,7 +108,35 @@ struct fuzz_ctx {
 	u64 rate;
 	u64 t0;
 	u64 runs;
+	u64 last_cnp_ns;	/* the episode's last CNP */
+	u64 fr_incs, incs;	/* increases since then */
 };
+
+/*
+ * The contract's bound: the most increases an episode makes after its last
+ * CNP before R - rc <= E, with the episode's step.
+ */
+static u64 max_increases(const struct rcc_qp *qp, const struct rcc_params *p,
+			 u64 rate)
+{
+	u64 floor = rate * p->minimum_rate_percent / 100;
+	u64 n = (u64)p->fast_recovery_attempt + 1 + 45;
+
+	if (qp->step_bps)
+		n += (rate - floor + qp->step_bps - 1) / qp->step_bps;
+	return n;
+}
+
+/*
+ * When the episode must have ended: the last runs that see its last CNP
+ * come by t + T (an increase half, then the reduction half), then an
+ * increase half every T, the first by t + 3T/2.
+ */
+static u64 calm_deadline(const struct fuzz_ctx *c)
+{
+	return c->last_cnp_ns + (max_increases(c->qp, c->p, c->rate) + 1) *
+				(u64)c->p->control_interval_ns;
+}
 
 static void check_run(void *ctx, const struct rcc_report *rep)
 {
@@ -110,6 +149,30 @@ static void check_run(void *ctx, const struct rcc_report *rep)
 	}
 	check_invariants(c->qp, c->p, c->rate, rep, c->t0);
 	c->runs++;
+	/* the increases of the calm runs after the last CNP's interval */
+	if (rep->cnp) {
+		c->fr_incs = 0;
+		c->incs = 0;
+	} else if (rep->action == RCC_ACT_FR_INC) {
+		c->fr_incs++;
+		c->incs++;
+	} else if (rep->action == RCC_ACT_AI_INC) {
+		c->incs++;
+	}
+	if (c->fr_incs > (u64)c->p->fast_recovery_attempt + 1)
+		fail("at most F + 1 fast recovery increases after the last CNP",
+		     c->qp);
+	if (c->incs > max_increases(c->qp, c->p, c->rate))
+		fail("the episode ends within the bound after its last CNP",
+		     c->qp);
+}
+
+/* At @t_ns: an episode whose last CNP is old enough has ended. */
+static void check_calm(const struct fuzz_ctx *c, u64 t_ns)
+{
+	if (c->qp->congested && t_ns > calm_deadline(c))
+		fail("the episode ends within the bound after its last CNP",
+		     c->qp);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -146,7 +209,21 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			ev.kind = RCC_EV_TX;
 			ev.npkts = op & 8 ? arg : (u64)arg << 20;
 		}
+		/* the runs before the event see the CNPs before it */
+		rcc_advance(&qp, &p, c.rate, t ? t - 1 : 0, check_run, &c);
+		check_calm(&c, t ? t - 1 : 0);
 		rcc_event(&qp, &p, c.rate, &ev, check_run, &c);
+		if (ev.kind == RCC_EV_CNP && qp.congested) {
+			c.last_cnp_ns = t;
+			c.fr_incs = 0;
+			c.incs = 0;
+		}
+	}
+	/* a calm stretch: the episode ends within the bound */
+	if (qp.congested) {
+		t = calm_deadline(&c);
+		rcc_advance(&qp, &p, c.rate, t, check_run, &c);
+		check_calm(&c, t + 1);
 	}
 	return 0;
 }
