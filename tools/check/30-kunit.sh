@@ -10,7 +10,9 @@
 # the kernel log (no sanitizer, lockdep, debug-objects, BUG or WARN report
 # while the tests ran) and one that kunit/hostile-writes.txt holds the
 # table params_test.c ran.  KUNIT_DEBUG=1 runs make kunit-debug's
-# configuration instead (tools/check/32-kunit-debug.sh).
+# configuration instead (tools/check/32-kunit-debug.sh).  KUNIT_KERNEL=6.12
+# runs them on linux-source-6.12 (tools/check/31-kunit-6.12.sh), every line
+# named "kunit[6.12]/NAME"; the default is 6.1, names unprefixed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/scripts/env.sh"
@@ -18,10 +20,16 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$RDMA_CC_CACHE"
 json=$(mktemp "$RDMA_CC_CACHE/kunit-results.XXXXXX.json")
 debug=${KUNIT_DEBUG:-0}
-log=$RDMA_CC_CACHE/kunit-last.log
-[ "$debug" = 1 ] && log=$RDMA_CC_CACHE/kunit-debug-last.log
+kernel=${KUNIT_KERNEL:-6.1}
+case $kernel in
+6.1) sfx= pfx= ;;
+6.12) sfx=-6.12 pfx="kunit[6.12]/" ;;
+*) echo "KUNIT_KERNEL=$kernel: KUnit runs on 6.1 or 6.12" >&2; exit 1 ;;
+esac
+log=$RDMA_CC_CACHE/kunit-last$sfx.log
+[ "$debug" = 1 ] && log=$RDMA_CC_CACHE/kunit-debug-last$sfx.log
 trap 'rm -f "$json"' EXIT
-opts=(--json "$json")
+opts=(--json "$json" --kernel "$kernel")
 [ "$debug" = 1 ] && opts+=(--debug)
 
 start=$(date +%s)
@@ -40,11 +48,12 @@ fi
 expected=$(grep -ho 'KUNIT_CASE\(_PARAM\)\?([a-z0-9_]*' "$top"/kunit/*_test.c |
 	   sed 's/.*(//' | sort -u)
 
-python3 - "$json" "$expected" <<'PY'
+python3 - "$json" "$expected" "$pfx" <<'PY'
 import json, sys
 
 results = json.load(open(sys.argv[1]))
 expected = set(sys.argv[2].split())
+pfx = sys.argv[3]
 seen = set()
 
 def leaves(group, prefix):
@@ -57,7 +66,7 @@ for suite in results.get("sub_groups", []):
     for case in suite.get("test_cases", []):
         seen.add(case["name"])
         status = case["status"]
-        name = f'{suite["name"]}.{case["name"]}'
+        name = f'{pfx}{suite["name"]}.{case["name"]}'
         if status == "PASS":
             print(f"ok {name}")
         elif status == "SKIP":
@@ -66,7 +75,7 @@ for suite in results.get("sub_groups", []):
             print(f"not ok {name} ({status})")
     for param_case in suite.get("sub_groups", []):
         seen.add(param_case["name"])
-        name = f'{suite["name"]}.{param_case["name"]}'
+        name = f'{pfx}{suite["name"]}.{param_case["name"]}'
         st = []
         for sub, status in leaves(param_case, name):
             st.append(status)
@@ -81,15 +90,15 @@ for suite in results.get("sub_groups", []):
             print(f"not ok {name} ({len(bad)} of {len(st)} parameters failed)")
 
 for name in sorted(expected - seen):
-    print(f"not ok {name} (did not run)")
+    print(f"not ok {pfx}{name} (did not run)")
 PY
 
 # A lockdep, KASAN, UBSAN or debug-objects report anywhere, or any BUG,
 # WARN, oops or hung task once the tests started (UML itself warns once at
 # boot, before them, that it has no virtio PCI device), fails the run even
 # when every expectation held.
-build=$RDMA_CC_CACHE/kunit-build
-[ "$debug" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug
+build=$RDMA_CC_CACHE/kunit-build$sfx
+[ "$debug" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug$sfx
 klog=$build/test.log
 report='KASAN:|UBSAN:|ODEBUG:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
 during='BUG:|WARNING:|cut here|Oops|kernel BUG|general protection|Kernel panic|blocked for more than'
@@ -101,10 +110,10 @@ else
 fi
 what="kernel log: no KASAN, UBSAN, lockdep, debug-objects, BUG or WARNING report"
 if [ -z "$splats" ]; then
-	echo "ok rdma_cc_kernel_log ($what)"
+	echo "ok ${pfx}rdma_cc_kernel_log ($what)"
 else
 	echo "$splats" | head -n 40
-	echo "not ok rdma_cc_kernel_log ($what)"
+	echo "not ok ${pfx}rdma_cc_kernel_log ($what)"
 fi
 
 # The figures the stress and hostile-input cases print, for the log.
@@ -112,7 +121,7 @@ grep -hoE '(stress|hostile sysfs): .*' "$klog" 2>/dev/null || true
 table=$(grep -cE '^(\*|dev)'$'\t' "$top/kunit/hostile-writes.txt")
 ran=$(grep -oE 'table of [0-9]+ writes' "$klog" 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
 if [ -n "$ran" ] && [ "$ran" = "$table" ]; then
-	echo "ok rdma_cc_hostile_table_file (kunit/hostile-writes.txt: the $table writes KUnit ran)"
+	echo "ok ${pfx}rdma_cc_hostile_table_file (kunit/hostile-writes.txt: the $table writes KUnit ran)"
 else
-	echo "not ok rdma_cc_hostile_table_file (kunit/hostile-writes.txt has $table writes, KUnit ran ${ran:-none})"
+	echo "not ok ${pfx}rdma_cc_hostile_table_file (kunit/hostile-writes.txt has $table writes, KUnit ran ${ran:-none})"
 fi

@@ -13,14 +13,28 @@
 # runs' figures side by side.  E2E_DURATION (s, default 30) sets each run's
 # length.  What cannot run (no patched rxe, no module) is reported as
 # "not ok ... (reason)".
+#
+# All of it once per kernel (6.1, 6.12, 6.12-rt; E2E_KERNELS, else
+# RCC_CHECK_KERNELS, narrows it): the VMs boot that kernel's Debian image
+# with rdma_cc and the Soft-RoCE series built for it; lines are
+# "ok e2e[LINE]: ...".  The kernel log must hold no WARNING, BUG, lockdep
+# report or "sleeping function called from invalid context".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/scripts/env.sh"
+if [ -z "${RCC_SUITE_KERNEL:-}" ]; then
+	rc=0
+	for kl in ${E2E_KERNELS:-$(rcc_check_kernels)}; do
+		rcc_suite_for "$kl" bash "$0" || rc=1
+	done
+	exit "$rc"
+fi
+kl=$RCC_SUITE_KERNEL
 start=$(date +%s)
 dur=${E2E_DURATION:-30}
 
-ok() { echo "ok e2e: $*"; }
-nok() { echo "not ok e2e: $*"; }
+ok() { echo "ok e2e[$kl]: $*"; }
+nok() { echo "not ok e2e[$kl]: $*"; }
 check() {	# check NAME CONDITION-COMMAND... ; prints ok/not ok
 	local name=$1
 	shift
@@ -44,7 +58,7 @@ RUN_TESTS=(
 skip_all() {
 	local t
 	for t in "${RUN_TESTS[@]}"; do nok "$t ($1)"; done
-	echo "e2e: took $(( $(date +%s) - start )) s"
+	echo "e2e[$kl]: took $(( $(date +%s) - start )) s"
 	exit 0
 }
 
@@ -52,8 +66,9 @@ if ! "$top/tools/scripts/deps.sh" vm >/dev/null 2>&1; then
 	nok "packages for the testbed install (deps.sh vm)"
 	skip_all "no testbed packages"
 fi
+moddir=$(rcc_moddir)
 if make -C "$top" --no-print-directory modules >/tmp/e2e-modules.$$ 2>&1 &&
-	[ -f "$top/rdma_cc.ko" ] && [ -f "$top/rdma_cc_hook.ko" ]; then
+	[ -f "$moddir/rdma_cc.ko" ] && [ -f "$moddir/rdma_cc_hook.ko" ]; then
 	ok "rdma_cc.ko and rdma_cc_hook.ko build"
 	have_cc=1
 else
@@ -72,7 +87,7 @@ else
 fi
 rm -f /tmp/e2e-rxe.$$
 
-TB_RUN=$RDMA_CC_CACHE/e2e/run
+TB_RUN=$RDMA_CC_CACHE/e2e/run-$kl
 rm -rf "$TB_RUN"
 . "$top/tools/testbed/testbed.sh"
 . "$top/tools/testbed/incast.sh"
@@ -187,4 +202,4 @@ runs=(without)
 [ -s "$TB_RUN/with/result" ] && runs+=(with)
 [ -s "$TB_RUN/reload/result" ] && runs+=(reload)
 tb_table "${runs[@]}"
-echo "e2e: took $(( $(date +%s) - start )) s; run data in $TB_RUN"
+echo "e2e[$kl]: took $(( $(date +%s) - start )) s; run data in $TB_RUN"

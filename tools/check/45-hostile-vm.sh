@@ -12,14 +12,26 @@
 #   - roce_forge.py's ICRC agrees with rxe's on captured real traffic;
 #   - LC_CYCLES (default 50) unloads/loads of rdma_cc under traffic and
 #     removals/additions of rxe0, no kernel warning, slab caches back.
+#
+# All of it once per kernel (6.1, 6.12, 6.12-rt; HOSTILE_KERNELS, else
+# RCC_CHECK_KERNELS, narrows it), as 40-e2e.sh does; lines are
+# "ok hostile-vm[LINE]: ...".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/scripts/env.sh"
+if [ -z "${RCC_SUITE_KERNEL:-}" ]; then
+	rc=0
+	for kl in ${HOSTILE_KERNELS:-$(rcc_check_kernels)}; do
+		rcc_suite_for "$kl" bash "$0" || rc=1
+	done
+	exit "$rc"
+fi
+kl=$RCC_SUITE_KERNEL
 start=$(date +%s)
 cycles=${LC_CYCLES:-50}
 
-ok() { echo "ok hostile-vm: $*"; }
-nok() { echo "not ok hostile-vm: $*"; }
+ok() { echo "ok hostile-vm[$kl]: $*"; }
+nok() { echo "not ok hostile-vm[$kl]: $*"; }
 check() {	# check NAME CONDITION-COMMAND...
 	local name=$1
 	shift
@@ -38,16 +50,17 @@ TESTS=(
 skip_all() {
 	local t
 	for t in "${TESTS[@]}"; do nok "$t ($1)"; done
-	echo "hostile-vm: took $(( $(date +%s) - start )) s"
+	echo "hostile-vm[$kl]: took $(( $(date +%s) - start )) s"
 	exit 0
 }
 
 "$top/tools/scripts/deps.sh" vm >/dev/null 2>&1 || skip_all "no testbed packages (deps.sh vm)"
 make -C "$top" --no-print-directory modules >/dev/null 2>&1 &&
-	[ -f "$top/rdma_cc.ko" ] && [ -f "$top/rdma_cc_hook.ko" ] || skip_all "rdma_cc.ko does not build"
+	[ -f "$(rcc_moddir)/rdma_cc.ko" ] && [ -f "$(rcc_moddir)/rdma_cc_hook.ko" ] ||
+	skip_all "rdma_cc.ko does not build"
 make -C "$top" --no-print-directory rxe >/dev/null 2>&1 || skip_all "rdma_rxe.ko does not build"
 
-TB_RUN=$RDMA_CC_CACHE/hostile/run
+TB_RUN=$RDMA_CC_CACHE/hostile/run-$kl
 rm -rf "$TB_RUN"
 . "$top/tools/testbed/testbed.sh"
 . "$top/tools/testbed/incast.sh"
@@ -154,4 +167,4 @@ for v in $TB_VMS; do
 done
 check "no WARNING or BUG in any VM's kernel log ($w)" [ "$w" = 0 ]
 [ "$w" = 0 ] || grep -hE -B2 -A8 'WARNING|BUG|Oops' "$TB_RUN"/dmesg-*.txt | head -n 40
-echo "hostile-vm: took $(( $(date +%s) - start )) s; run data in $TB_RUN"
+echo "hostile-vm[$kl]: took $(( $(date +%s) - start )) s; run data in $TB_RUN"

@@ -140,6 +140,45 @@ rcc_check_kernels() {
 	echo "${RCC_CHECK_KERNELS:-$RCC_KERNEL_LINES}"
 }
 
+# rcc_rxe_patchdir LINE: the Soft-RoCE series for a kernel line: 6.1's in
+# tools/rxe/patches, 6.12's (both flavours) in tools/rxe/patches/6.12.
+rcc_rxe_patchdir() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	case $1 in
+	6.1) echo "$top/tools/rxe/patches" ;;
+	6.12|6.12-rt) echo "$top/tools/rxe/patches/6.12" ;;
+	*) rcc_die "no Soft-RoCE series for kernel line '$1'" ;;
+	esac
+}
+
+# rcc_build_line LINE: build rdma_cc's modules for a kernel line in the
+# cache's directory of that kernel, $RDMA_CC_CACHE/modules/RELEASE (output to
+# stderr), and print that directory.  Rebuilds only what changed.
+rcc_build_line() {
+	local line=$1 kdir rel dir here
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	kdir=$(KDIR='' KVER=$line rcc_kdir) || return 1
+	rel=$(rcc_kernel_release "$kdir")
+	dir=$RDMA_CC_CACHE/modules/$rel
+	KDIR=$kdir RCC_MODDIR=$dir "$here/build-modules.sh" modules >&2 || return 1
+	[ -s "$dir/Module.symvers" ] && [ -f "$dir/rdma_cc.ko" ] || return 1
+	echo "$dir"
+}
+
+# rcc_suite_for LINE CMD...: run CMD for one kernel line: with KVER=LINE,
+# RCC_MODDIR=$RDMA_CC_CACHE/modules/RELEASE (make modules and make rxe build
+# for that kernel there and in rxe-build/RELEASE, the testbed boots it) and
+# RCC_SUITE_KERNEL=LINE, which a suite names its lines after.
+rcc_suite_for() {
+	local line=$1 kdir rel
+	shift
+	kdir=$(KDIR='' KVER=$line rcc_kdir) || return 1
+	rel=$(rcc_kernel_release "$kdir")
+	KDIR='' KVER=$line RCC_MODDIR=$RDMA_CC_CACHE/modules/$rel \
+		RCC_SUITE_KERNEL=$line "$@"
+}
+
 # rcc_moddir: where rdma_cc's modules are built: $RCC_MODDIR (a directory
 # of links to the checkout's sources, for a build per kernel), else the
 # checkout itself.

@@ -23,14 +23,16 @@ tb_top=$(cd "$tb_here/../.." && pwd)
 TB_SENDERS=${TB_SENDERS:-2}
 TB_VMS="r"
 for ((tb_i = 1; tb_i <= TB_SENDERS; tb_i++)); do TB_VMS+=" s$tb_i"; done
-TB_RXE_KO=${TB_RXE_KO:-$RDMA_CC_CACHE/rxe-build/rdma_rxe.ko}
+# The modules of the kernel the VMs boot (tb_release: KVER or KDIR picks
+# it), from make rxe and make modules (into $RCC_MODDIR when set).
+TB_RXE_KO=${TB_RXE_KO:-$RDMA_CC_CACHE/rxe-build/$(tb_release)/rdma_rxe.ko}
 # The patched rxe's parameters in the VMs.  Under TCG a VM's timers fire
 # milliseconds late and it stalls for tens of milliseconds, so a paced QP
 # may catch up 10 ms of lateness here; rxe's default, 45 us (one control
 # interval), suits real hosts.
 : "${TB_RXE_PARAMS=pace_burst_us=10000}"
-TB_HOOK_KO=${TB_HOOK_KO:-$tb_top/rdma_cc_hook.ko}
-TB_CC_KO=${TB_CC_KO:-$tb_top/rdma_cc.ko}
+TB_HOOK_KO=${TB_HOOK_KO:-$(rcc_moddir)/rdma_cc_hook.ko}
+TB_CC_KO=${TB_CC_KO:-$(rcc_moddir)/rdma_cc.ko}
 TB_HOST_PIDS=()
 
 tb_ip() { case $1 in r) echo 198.18.0.10 ;; s*) echo "198.18.0.1${1#s}" ;; esac; }
