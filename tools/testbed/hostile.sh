@@ -190,7 +190,7 @@ hv_forge_run() {
 		st1=$(hv_victim_state "$v" "$qpn" $key $(( $(tb_kv $key "$st0") + want )))
 		echo "$name n=$cnt rcvd=+$(( $(tb_kv cnp_rcvd "$st1") - $(tb_kv cnp_rcvd "$st0") )) ignored=+$(( $(tb_kv cnp_ignored "$st1") - $(tb_kv cnp_ignored "$st0") )) congested=$(tb_kv congested "$st1") cnps=+$(( $(tb_kv cnps "$st1") - $(tb_kv cnps "$st0") )) rate0=$(tb_kv current_bps "$st0") rate1=$(tb_kv current_bps "$st1")" >>"$d/result"
 	done
-	tb_vm_run "$v" 30 <<<"cat $qf" >"$d/qp-after.txt"
+	tb_vm_run "$v" 30 <<<"exec 3<>/sys/kernel/debug/rdma_cc/rxe0/qp; echo $qpn >&3; cat <&3" >"$d/qp-after.txt"
 	for kind in $TB_VMS; do
 		tb_vm_run "$kind" 30 <<<'dmesg' >"$d/dmesg-$kind.txt"
 	done
