@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-measure.sh DIR - the measurements, run inside the benchmark VM by
-# tools/bench/vm.sh (DIR is the share with the host; DIR/params.sh sets
+# guest-measure.sh DIR - the measurements, run inside a job VM by tb_vm_job
+# (tools/testbed/vm.sh; DIR is the share with the host; DIR/params.sh sets
 # RB_BENCH_KO, RB_MEM_QPS, RB_WINDOW_S, RB_SETTLE_S, RB_NS, RB_LATE_PCT,
-# RB_REFINE, RB_COST_NS, RB_ALIGNED_NS, RB_MODDIR).  rdma_cc.ko and
-# rdma_cc_hook.ko are taken from $RB_MODDIR, by default $RB_TOP (the
-# repository's root).  Prints one line per measurement:
+# RB_REFINE, RB_COST_NS, RB_ALIGNED_NS, RB_MODDIR, and RB_BENCH_ARGS: more
+# rcc_bench parameters for the cc and inject windows, e.g. tx_ns=5000).
+# rdma_cc.ko and rdma_cc_hook.ko are taken from $RB_MODDIR, by default
+# $RB_TOP (the repository's root).  Prints one line per measurement:
 #
 #   size KEY=VALUE...          sizeof of rdma_cc's per-QP structures
 #   slab NAME OBJSIZE DACTIVE DNUM   a slab cache that grew by >= N/4
@@ -53,8 +54,9 @@ echo "size rcc_flow=$(key /tmp/stats rcc_flow_bytes)" \
 	"hrtimer=$(key /tmp/stats hrtimer_bytes)" \
 	"rcc_dev=$(key /tmp/stats rcc_dev_bytes)"
 echo "mem n=$n qps_attached=$(key "$summary" qps) slab_kb_delta=$((s1 - s0))"
+# (a cache rdma_cc creates, as its rcc_flow, starts from nothing)
 awk -v n="$n" 'NR == FNR { a[$1] = $2; num[$1] = $3; next }
-	($1 in a) && $2 - a[$1] >= n / 4 {
+	$2 - a[$1] >= n / 4 {
 		print "slab", $1, $4, $2 - a[$1], $3 - num[$1]
 	}' /tmp/slab0 /tmp/slab1
 rmmod rdma_cc || die "rmmod rdma_cc"
@@ -76,7 +78,9 @@ window() {
 	if [ "$kind" = cc ]; then
 		insmod "$cc" || die "insmod rdma_cc.ko"
 	fi
-	insmod "$bench" mode="$mode" nr_qps="$n" "$@" ||
+	local extra=()
+	[ "$mode" = cc ] && read -ra extra <<<"${RB_BENCH_ARGS:-}"
+	insmod "$bench" mode="$mode" nr_qps="$n" "${extra[@]}" "$@" ||
 		die "insmod rcc_bench mode=$mode nr_qps=$n"
 	sleep "$RB_SETTLE_S"
 	# the end snapshot reads rcc_bench's stats first, the start one last,
@@ -167,5 +171,5 @@ for n in $RB_ALIGNED_NS; do
 done
 # the kernel's own word on it (hrtimer_interrupt's hang detection, warnings)
 dmesg | grep -E 'hrtimer|WARNING|BUG|rcc_bench|rdma_cc' |
-	grep -vE 'ommand line|tb_top=|taint' | sed 's/^/dmesg /'
+	grep -vE 'ommand line|tb_[a-z]*=|taint' | sed 's/^/dmesg /'
 exit 0

@@ -15,7 +15,9 @@
  *          QPs' run grids, spread evenly over one half interval; spread=0:
  *          all at start), then one hrtimer, halfway between two grid points,
  *          sends a CNP to every QP every inject_ns (default: one per control
- *          interval, so no episode ends).  With rdma_cc.ko not loaded the CNPs go nowhere:
+ *          interval, so no episode ends); with tx_ns, a third hrtimer
+ *          reports tx_pkts packets sent for every QP every tx_ns, as a
+ *          driver reports its bursts.  With rdma_cc.ko not loaded the CNPs go nowhere:
  *          that is the cost of the injector alone, to subtract.
  *  bare    nr_qps plain hrtimers, started on the same spread grid, each
  *          firing every period_ns (22.5 us: the loop's period at the default
@@ -65,6 +67,14 @@ static unsigned int inject_ns = 45000;
 module_param(inject_ns, uint, 0444);
 MODULE_PARM_DESC(inject_ns, "cc: a CNP to every QP this often; 0 = only the first (ns, range 0 or 1000..100000000)");
 
+static unsigned int tx_ns;
+module_param(tx_ns, uint, 0444);
+MODULE_PARM_DESC(tx_ns, "cc: every QP reports tx_pkts packets sent this often, as a driver does; 0 = never (ns, range 0 or 1000..100000000)");
+
+static unsigned int tx_pkts = 4;
+module_param(tx_pkts, uint, 0444);
+MODULE_PARM_DESC(tx_pkts, "cc: packets in each report of tx_ns (count, range 1..1000000)");
+
 static bool spread = true;
 module_param(spread, bool, 0444);
 MODULE_PARM_DESC(spread, "start the QPs (timers) spread over one period; 0 = all at one instant");
@@ -97,6 +107,9 @@ static unsigned int rb_qps_added;
 static struct rb_timer *rb_timers;
 static struct hrtimer rb_injector;
 static bool rb_injector_on;
+static struct hrtimer rb_txer;
+static bool rb_txer_on;
+static u64 rb_tx_reports;
 static u64 rb_injector_runs;
 static u64 rb_cnps;
 static u64 rb_start_ns;
@@ -147,6 +160,17 @@ static enum hrtimer_restart rb_inject_fire(struct hrtimer *timer)
 	rb_cnps += rb_qps_added;
 	rb_injector_runs++;
 	hrtimer_forward_now(timer, ns_to_ktime(inject_ns));
+	return HRTIMER_RESTART;
+}
+
+static enum hrtimer_restart rb_tx_fire(struct hrtimer *timer)
+{
+	unsigned int i;
+
+	for (i = 0; i < rb_qps_added; i++)
+		rdma_cc_hook_tx(&rb_qps[i].hqp, tx_pkts);
+	rb_tx_reports += rb_qps_added;
+	hrtimer_forward_now(timer, ns_to_ktime(tx_ns));
 	return HRTIMER_RESTART;
 }
 
@@ -273,6 +297,16 @@ static void rb_start_cc(void)
 		rdma_cc_hook_cnp(&rb_qps[i].hqp);
 	}
 	rb_cnps = rb_qps_added;
+	if (tx_ns) {
+		/* a quarter period off the CNPs' phase */
+		hrtimer_init(&rb_txer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		rb_txer.function = rb_tx_fire;
+		hrtimer_start(&rb_txer,
+			      ns_to_ktime(rb_start_ns + rb_injector_phase_ns() +
+					  period_ns / 4 + tx_ns),
+			      HRTIMER_MODE_ABS);
+		rb_txer_on = true;
+	}
 	if (!inject_ns)
 		return;
 	hrtimer_init(&rb_injector, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
@@ -321,6 +355,7 @@ static int rb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "set_rate_calls: %llu\n", calls);
 	seq_printf(m, "cnps_sent: %llu\n", READ_ONCE(rb_cnps));
 	seq_printf(m, "injector_runs: %llu\n", READ_ONCE(rb_injector_runs));
+	seq_printf(m, "tx_reports: %llu\n", READ_ONCE(rb_tx_reports));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rb_stats);
@@ -372,6 +407,14 @@ static int __init rb_init(void)
 		       inject_ns);
 		return -EINVAL;
 	}
+	if (tx_ns && (tx_ns < 1000 || tx_ns > 100000000)) {
+		pr_err("rcc_bench: tx_ns=%u: range 0 or 1000..100000000\n", tx_ns);
+		return -EINVAL;
+	}
+	if (tx_pkts < 1 || tx_pkts > 1000000) {
+		pr_err("rcc_bench: tx_pkts=%u: range 1..1000000\n", tx_pkts);
+		return -EINVAL;
+	}
 	if (line_rate_mbps < 1 || line_rate_mbps > 10000000) {
 		pr_err("rcc_bench: line_rate_mbps=%u: range 1..10000000\n",
 		       line_rate_mbps);
@@ -398,6 +441,8 @@ static void __exit rb_exit(void)
 	debugfs_remove(rb_dbg);
 	if (rb_injector_on)
 		hrtimer_cancel(&rb_injector);
+	if (rb_txer_on)
+		hrtimer_cancel(&rb_txer);
 	rb_stop_bare();
 	rb_del_qps();
 }

@@ -5,7 +5,7 @@
 # (TCG; by default with -icount shift=0, so the guest's clock counts guest
 # instructions at 1 ns each and the figures do not depend on the host's
 # load).  Builds rdma_cc (make modules) and tools/bench/rcc_bench.ko, boots
-# the VM once (tools/bench/vm.sh) and runs tools/bench/guest-measure.sh in
+# the VM once (tb_vm_job, tools/testbed/vm.sh) and runs tools/bench/guest-measure.sh in
 # it, then prints:
 #
 #  1. per-QP memory: sizeof(struct rcc_flow), the slab cache it comes
@@ -26,10 +26,14 @@
 # RB_REFINE (bisection steps, 3), RB_OUT (where the raw lines are kept),
 # RB_CC_PATCH (a patch to rdma_cc's sources: measure that variant, built
 # in the cache, instead of the tree's rdma_cc.ko; with RB_CC_REVERSE=1 the
-# patch is taken out instead), RB_REPORT_ONLY=1 (no
+# patch is taken out instead), RB_BENCH_ARGS (rcc_bench parameters for the
+# cc and inject windows: tx_ns=5000 adds a driver's packet reports),
+# RB_REPORT_ONLY=1 (no
 # VM: print the figures of the raw lines already in RB_OUT).
 set -eu
 . "$(dirname "$0")/env.sh"
+. "$(dirname "$0")/../testbed/image.sh"
+. "$(dirname "$0")/../testbed/vm.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 out=${RB_OUT:-$RDMA_CC_CACHE/bench/run}
@@ -68,10 +72,11 @@ RB_COST_NS="${RB_COST_NS:-1 4 8}"
 RB_LATE_PCT=${RB_LATE_PCT:-1}
 RB_REFINE=${RB_REFINE:-3}
 RB_ALIGNED_NS="${RB_ALIGNED_NS:-8 16}"
+RB_BENCH_ARGS="${RB_BENCH_ARGS:-}"
 EOF
 rcc_log "bench: booting the VM (icount ${RB_ICOUNT:-0}); raw lines in $out/out"
 start=$(date +%s)
-"$top/tools/bench/vm.sh" "$top/tools/bench/guest-measure.sh" "$out" ||
+tb_vm_job "$top/tools/bench/guest-measure.sh" "$out" ||
 	rcc_die "the benchmark VM failed (exit $?); see $out/out and $out/console.log"
 rcc_log "bench: VM done in $(($(date +%s) - start)) s"
 }

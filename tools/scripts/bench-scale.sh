@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench-scale.sh (make bench-scale) - what 1,000, 10,000 and 100,000 QPs
-# cost rdma_cc, in a 1-vCPU qemu VM (tools/bench/vm.sh: TCG, -icount
-# shift=0 by default, so a microsecond is 1,000 guest instructions and the
-# figures do not depend on the host's load; booted with slub_nomerge, so
-# rdma_cc's slab cache is its own line).  Builds rdma_cc (make modules) and
-# tools/bench/rcc_bench.ko, runs tools/bench/guest-scale.sh in the VM and
-# prints its lines, one per N:
+# cost rdma_cc, in a 1-vCPU qemu VM (tb_vm_job, tools/testbed/vm.sh): TCG
+# with -icount shift=0, so a busy microsecond is 1,000 guest instructions,
+# and RB_ICOUNT_SLEEP=on, so that a wait for the host inside a timed step
+# costs its real time instead of jumping the clock to the next timer;
+# booted with slub_nomerge, so rdma_cc's slab cache is its own line.
+# Builds rdma_cc (make modules) and tools/bench/rcc_bench.ko, runs
+# tools/bench/guest-scale.sh in the VM and prints its lines, one per N:
 #
 #   bench-scale: qps=N bytes_per_qp=B create_us=C destroy_us=D table_read_ms=M
 #
@@ -21,6 +22,8 @@
 # are kept; default $RDMA_CC_CACHE/bench/scale).
 set -eu
 . "$(dirname "$0")/env.sh"
+. "$(dirname "$0")/../testbed/image.sh"
+. "$(dirname "$0")/../testbed/vm.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 out=${RB_OUT:-$RDMA_CC_CACHE/bench/scale}
@@ -36,8 +39,9 @@ RS_LOAD_QPS=${RS_LOAD_QPS:-100000}
 EOP
 rcc_log "bench-scale: booting the VM (icount ${RB_ICOUNT:-0}); raw lines in $out/out"
 start=$(date +%s)
-RB_MEM_MB=${RB_MEM_MB:-1024} RB_APPEND="slub_nomerge ${RB_APPEND:-}" \
-	"$top/tools/bench/vm.sh" "$top/tools/bench/guest-scale.sh" "$out" ||
+RB_ICOUNT_SLEEP=${RB_ICOUNT_SLEEP:-on} RB_MEM_MB=${RB_MEM_MB:-1024} \
+	RB_APPEND="slub_nomerge ${RB_APPEND:-}" \
+	tb_vm_job "$top/tools/bench/guest-scale.sh" "$out" ||
 	rcc_die "the benchmark VM failed (exit $?); see $out/out and $out/console.log"
 rcc_log "bench-scale: VM done in $(($(date +%s) - start)) s"
 grep -q '^bench-scale-load:' "$out/out" ||

@@ -7,6 +7,11 @@
 # eth0 with tb_ip=, then serves the host's commands (guest-agent.sh) on the
 # 9p share "ctl".  Kernel parameters: tb_top tb_img tb_cache tb_name tb_ip
 # tb_plen.
+#
+# With tb_job=SCRIPT (a VM of tb_vm_job, vm.sh: the benchmarks) it loads
+# and brings up nothing: it runs SCRIPT with bash, the share as its
+# argument (stdout and stderr to the share's "out", the exit status to its
+# "rc") and powers the VM off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C
 
@@ -47,6 +52,16 @@ mount -t configfs configfs /sys/kernel/config 2>/dev/null
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 ctl /mnt ||
 	echo "guest-init: cannot mount the ctl share"
 hostname "${tb_name:-vm}"
+
+if [ -n "${tb_job:-}" ]; then
+	cd /tmp && RB_TOP=$tb_top bash "$tb_job" /mnt >/mnt/out 2>&1
+	echo $? >/mnt/rc.tmp
+	mv /mnt/rc.tmp /mnt/rc
+	umount /mnt
+	echo 1 >/proc/sys/kernel/sysrq
+	echo o >/proc/sysrq-trigger
+	sleep 10
+fi
 
 rel=$(uname -r)
 tb_modprobe() { modprobe -d "$tb_img" -S "$rel" "$@"; }

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# vm.sh - start, command and stop one testbed VM.  Source it (after env.sh
-# and image.sh).  Every VM has a directory $TB_RUN/NAME holding its control
-# share (ctl/, see guest-agent.sh), its console log (console.log) and qemu's
-# pid file.  Commands given to a VM run as root in it, with bash, in /tmp.
+# vm.sh - the one VM harness: start, command and stop one testbed VM, or
+# run one job in a VM of its own (tb_vm_job, at the end: the benchmarks).
+# Source it (after env.sh and image.sh).  Every testbed VM has a directory
+# $TB_RUN/NAME holding its control share (ctl/, see guest-agent.sh), its
+# console log (console.log) and qemu's pid file.  Commands given to a VM
+# run as root in it, with bash, in /tmp.
 
 : "${TB_VM_MEM_MB:=512}"
 : "${TB_BOOT_TIMEOUT:=240}"
@@ -112,4 +114,61 @@ tb_vm_stop() {
 		sleep 0.1
 	done
 	kill -9 "$pid" 2>/dev/null
+}
+
+# tb_vm_job JOB OUTDIR: boot a 1-vCPU VM without network, run the bash
+# script JOB in it as root and wait for the VM to power off (the
+# benchmarks: bench-module.sh, bench-scale.sh).  OUTDIR is the VM's share,
+# seen as /mnt: JOB is copied there as job.sh and runs with /mnt as its
+# only argument and RB_TOP set to this tree; its output is left in
+# OUTDIR/out, its exit status in OUTDIR/rc, the console in
+# OUTDIR/console.log.  Returns the job's status, or 124 on timeout.
+#
+# RB_ICOUNT=N (default 0): qemu -icount shift=N,sleep=off: the guest's
+# clock advances 2^N ns per guest instruction and jumps to the next timer
+# when the guest idles, whatever the host's load (repeatable on a shared
+# machine; a 1 GHz, one-instruction-per-cycle virtual CPU at N=0).
+# RB_ICOUNT_SLEEP=on: an idle guest's clock runs at the host's pace
+# instead of jumping to its next timer (a wait for the host, a 9p read,
+# then costs its real time, not up to the next timer's, seconds away).
+# RB_ICOUNT=off: plain TCG, guest time = host time.  RB_TIMEOUT (s,
+# default 1800), RB_MEM_MB (default 512), RB_APPEND (more kernel command
+# line).
+tb_vm_job() {
+	local job outdir rel img initrd top rc=0 icount=()
+	[ $# -eq 2 ] || { rcc_log "usage: tb_vm_job JOB OUTDIR"; return 2; }
+	job=$(readlink -f "$1")
+	outdir=$(readlink -f "$2")
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	[ -f "$job" ] || { rcc_log "tb_vm_job: no job script $1"; return 2; }
+	mkdir -p "$outdir"
+	rm -f "$outdir/out" "$outdir/rc" "$outdir/console.log"
+	# the job goes through the share: the VM has its own /tmp
+	cp "$job" "$outdir/job.sh"
+	rel=$(tb_release) || return 1
+	img=$(tb_image) || return 1
+	initrd=$(tb_initramfs) || return 1
+	case ${RB_ICOUNT:-0} in
+	off) ;;
+	[0-9]|10) icount=(-icount "shift=${RB_ICOUNT:-0},sleep=${RB_ICOUNT_SLEEP:-off}") ;;
+	*) rcc_log "RB_ICOUNT=${RB_ICOUNT}: 0..10 or off"; return 2 ;;
+	esac
+	timeout "${RB_TIMEOUT:-1800}" qemu-system-x86_64 -accel tcg -smp 1 "${icount[@]}" \
+		-m "${RB_MEM_MB:-512}" -display none -no-reboot -nodefaults \
+		-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 tb_top=$top tb_img=$img tb_cache=$RDMA_CC_CACHE tb_name=job tb_job=/mnt/job.sh ${RB_APPEND:-}" \
+		-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$outdir,mount_tag=ctl,security_model=none" \
+		-serial "file:$outdir/console.log" -monitor none || rc=$?
+	if [ "$rc" -eq 124 ]; then
+		rcc_log "job vm: timed out after ${RB_TIMEOUT:-1800}s; console:"
+		tail -n 20 "$outdir/console.log" >&2
+		return 124
+	fi
+	[ -s "$outdir/rc" ] || {
+		rcc_log "job vm: the job did not finish; console:"
+		tail -n 20 "$outdir/console.log" >&2
+		return 1
+	}
+	return "$(cat "$outdir/rc")"
 }
