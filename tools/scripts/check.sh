@@ -8,11 +8,18 @@
 # Ends with the line "N passed, N failed".
 #
 # CHECK_ONLY=pattern runs only the suites whose file name matches.
+#
+# Suites that run per kernel name their lines NAME[LINE] (module[6.12],
+# rxe[6.12-rt]/..., e2e[6.1], kunit[6.12]/...); the report ends with one
+# line per kernel, "kernel LINE: N passed, N failed" (lines without a
+# kernel tag ran on 6.1, the default kernel).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 passed=0
 failed=0
 failed_names=()
+klog=$(mktemp)
+trap 'rm -f "$klog"' EXIT
 for suite in "$top"/tools/check/*.sh; do
 	name=$(basename "$suite" .sh)
 	if [ -n "${CHECK_ONLY:-}" ] && [[ $name != *${CHECK_ONLY}* ]]; then
@@ -23,6 +30,7 @@ for suite in "$top"/tools/check/*.sh; do
 	out=$(mktemp)
 	bash "$suite" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	grep -E '^(not )?ok ' "$out" >>"$klog"
 	p=$(grep -c '^ok ' "$out")
 	f=$(grep -c '^not ok ' "$out")
 	if [ "$rc" -ne 0 ]; then
@@ -37,6 +45,22 @@ for suite in "$top"/tools/check/*.sh; do
 	failed=$((failed + f))
 	echo "=== suite $name: $p passed, $f failed in $(( $(date +%s) - start )) s"
 done
+# per kernel: the tag of a line is its first [6.x...] (none: 6.1)
+awk '{
+	st = ($1 == "ok") ? "ok" : "nok"
+	k = "6.1"
+	if (match($0, /\[6\.[0-9]+(-rt)?\]/)) k = substr($0, RSTART + 1, RLENGTH - 2)
+	n[k, st]++; seen[k] = 1
+}
+END {
+	split("6.1 6.12 6.12-rt", order, " ")
+	for (i = 1; i <= 3; i++) if (order[i] in seen) {
+		k = order[i]
+		printf "kernel %s: %d passed, %d failed\n", k, n[k, "ok"], n[k, "nok"]
+		delete seen[k]
+	}
+	for (k in seen) printf "kernel %s: %d passed, %d failed\n", k, n[k, "ok"], n[k, "nok"]
+}' "$klog"
 if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "failures:"
 	printf '  %s\n' "${failed_names[@]}"
