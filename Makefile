@@ -5,14 +5,15 @@
 #   make            build rdma_cc.ko (and rdma_cc_hook.ko) and the tools
 #   make check      run every test; ends with "N passed, N failed"
 #
-# Other targets: modules, tools, kunit, kunit-debug, fuzz, rxe, demo, bench,
-# bench-module, bench-scale, install, clean.  KVER=6.1, 6.12 or 6.12-rt
-# picks a supported kernel; KDIR=... builds against any other kernel tree.
+# Other targets: modules, tools, kunit, kunit-debug, kunit-smp, fuzz, rxe,
+# demo, bench, bench-module, bench-scale, install, clean.  KVER=6.1, 6.12
+# or 6.12-rt picks a supported kernel; KDIR=... builds against any other
+# kernel tree.
 
 SCRIPTS := $(CURDIR)/tools/scripts
 
-.PHONY: all modules tools check kunit kunit-debug fuzz rxe demo bench \
-	bench-module bench-scale install clean
+.PHONY: all modules tools check kunit kunit-debug kunit-smp fuzz rxe demo \
+	bench bench-module bench-scale install clean
 
 all: modules tools
 
@@ -33,6 +34,10 @@ kunit:
 
 kunit-debug:
 	@$(SCRIPTS)/kunit.sh --debug
+
+# KUnit in an x86_64 qemu guest with 4 CPUs, under KCSAN, then under KASAN
+kunit-smp:
+	@CHECK_ONLY=33-kunit-smp $(SCRIPTS)/check.sh
 
 # the core's libFuzzer target past 10^7 inputs (make check runs 60,000)
 fuzz:

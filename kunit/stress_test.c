@@ -511,9 +511,16 @@ static void stress_random_ops(struct kunit *test)
 		KUNIT_EXPECT_GT_MSG(test, ops[k], 0ULL, "%s", st_op_names[k]);
 	KUNIT_EXPECT_GT(test, qpc, 0ULL);
 	KUNIT_EXPECT_GT(test, devc, 0ULL);
-	/* ... and the loop ran on its timers, not only at CNPs. */
+	/*
+	 * ... and the loop ran past each episode's run 0 (made at the CNP):
+	 * on its timers.  Not runs > 2 x episodes: with a margin above R
+	 * (valid writes pick one often) an episode is run 0 and the increase
+	 * that ends it, so on a slow kernel (KCSAN in qemu, one CNP every
+	 * 100 us) runs are just under 2 x episodes, episodes cut short by a
+	 * detach having run 0 only.
+	 */
 	KUNIT_EXPECT_GT(test, episodes, 0ULL);
-	KUNIT_EXPECT_GT(test, runs, 2 * episodes);
+	KUNIT_EXPECT_GT(test, runs, episodes + episodes / 2);
 
 	kunit_info(test, "stress: %llu operations by %d threads in %llu ms: %llu CNPs, %llu tx reports (%llu packets), %llu parameter writes (%llu valid, %llu bad), %llu QP detach+attach, %llu device remove+add, %llu invariant checks, %llu CNP+tx to detached QPs; rdma_cc counted %llu CNPs and %llu packets, %llu episodes, %llu runs",
 		   total, ST_THREADS, ms, ops[ST_OP_CNP], ops[ST_OP_TX], pkts,

@@ -13,6 +13,11 @@
 # configuration instead (tools/check/32-kunit-debug.sh).  KUNIT_KERNEL=6.12
 # runs them on linux-source-6.12 (tools/check/31-kunit-6.12.sh), every line
 # named "kunit[6.12]/NAME"; the default is 6.1, names unprefixed.
+# KUNIT_SMP=kcsan or kasan runs them in the x86_64 guest with several CPUs
+# (kunit.sh --smp, tools/check/33-kunit-smp.sh): a line "kunit-smp: N
+# CPUs, sanitizers: ..." first, every line's name prefixed "smp-CFG/", and
+# a skipped case of rdma_cc_smp is "not ok" there (it must run on several
+# CPUs).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/scripts/env.sh"
@@ -26,11 +31,19 @@ case $kernel in
 6.12) sfx=-6.12 pfx="kunit[6.12]/" ;;
 *) echo "KUNIT_KERNEL=$kernel: KUnit runs on 6.1 or 6.12" >&2; exit 1 ;;
 esac
+smp=${KUNIT_SMP:-}
 log=$RDMA_CC_CACHE/kunit-last$sfx.log
 [ "$debug" = 1 ] && log=$RDMA_CC_CACHE/kunit-debug-last$sfx.log
+[ -n "$smp" ] && log=$RDMA_CC_CACHE/kunit-smp-$smp-last$sfx.log
+[ -n "$smp" ] && pfx="${pfx}smp-$smp/"
 trap 'rm -f "$json"' EXIT
 opts=(--json "$json" --kernel "$kernel")
 [ "$debug" = 1 ] && opts+=(--debug)
+[ -n "$smp" ] && opts+=(--smp "$smp")
+build=$RDMA_CC_CACHE/kunit-build$sfx
+[ "$debug" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug$sfx
+[ -n "$smp" ] && build=$RDMA_CC_CACHE/kunit-build-smp-$smp$sfx
+klog=$build/test.log
 
 start=$(date +%s)
 "$top/tools/scripts/kunit.sh" "${opts[@]}" > "$log" 2>&1
@@ -48,12 +61,25 @@ fi
 expected=$(grep -ho 'KUNIT_CASE\(_PARAM\)\?([a-z0-9_]*' "$top"/kunit/*_test.c |
 	   sed 's/.*(//' | sort -u)
 
-python3 - "$json" "$expected" "$pfx" <<'PY'
+# The guest's CPUs (from its boot log) and the sanitizers built in.
+if [ -n "$smp" ]; then
+	cpus=$(sed -n 's/.*smp: Brought up .* \([0-9]*\) CPUs\?$/\1/p' "$klog" | tail -n 1)
+	san=
+	for c in KCSAN KASAN UBSAN PROVE_LOCKING DEBUG_OBJECTS_HRTIMERS \
+		 DEBUG_OBJECTS_TIMERS DEBUG_ATOMIC_SLEEP PREEMPT; do
+		grep -qx "CONFIG_$c=y" "$build/.config" 2>/dev/null && san+=" $c"
+	done
+	echo "kunit-smp: ${cpus:-?} CPUs, sanitizers:$san (config $smp)"
+fi
+
+python3 - "$json" "$expected" "$pfx" "$smp" <<'PY'
 import json, sys
 
 results = json.load(open(sys.argv[1]))
 expected = set(sys.argv[2].split())
 pfx = sys.argv[3]
+# In the SMP guest the SMP suite must really run.
+no_skip = "rdma_cc_smp" if sys.argv[4] else None
 seen = set()
 
 def leaves(group, prefix):
@@ -69,6 +95,8 @@ for suite in results.get("sub_groups", []):
         name = f'{pfx}{suite["name"]}.{case["name"]}'
         if status == "PASS":
             print(f"ok {name}")
+        elif status == "SKIP" and suite["name"] == no_skip:
+            print(f"not ok {name} (skipped)")
         elif status == "SKIP":
             print(f"ok {name} # SKIP")
         else:
@@ -97,10 +125,7 @@ PY
 # WARN, oops or hung task once the tests started (UML itself warns once at
 # boot, before them, that it has no virtio PCI device), fails the run even
 # when every expectation held.
-build=$RDMA_CC_CACHE/kunit-build$sfx
-[ "$debug" = 1 ] && build=$RDMA_CC_CACHE/kunit-build-debug$sfx
-klog=$build/test.log
-report='KASAN:|UBSAN:|ODEBUG:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
+report='KCSAN:|KASAN:|UBSAN:|ODEBUG:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
 during='BUG:|WARNING:|cut here|Oops|kernel BUG|general protection|Kernel panic|blocked for more than'
 if [ ! -s "$klog" ]; then
 	splats="no kernel log at $klog"
@@ -108,7 +133,7 @@ else
 	splats=$( { grep -E "$report" "$klog"
 		    sed -n '/KTAP version/,$p' "$klog" | grep -E "$during"; } 2>&1)
 fi
-what="kernel log: no KASAN, UBSAN, lockdep, debug-objects, BUG or WARNING report"
+what="kernel log: no KCSAN, KASAN, UBSAN, lockdep, debug-objects, BUG or WARNING report"
 if [ -z "$splats" ]; then
 	echo "ok ${pfx}rdma_cc_kernel_log ($what)"
 else
@@ -117,7 +142,7 @@ else
 fi
 
 # The figures the stress and hostile-input cases print, for the log.
-grep -hoE '(stress|hostile sysfs): .*' "$klog" 2>/dev/null || true
+grep -hoE '(stress|hostile sysfs|smp: [a-z ]+): .*' "$klog" 2>/dev/null || true
 table=$(grep -cE '^(\*|dev)'$'\t' "$top/kunit/hostile-writes.txt")
 ran=$(grep -oE 'table of [0-9]+ writes' "$klog" 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
 if [ -n "$ran" ] && [ "$ran" = "$table" ]; then

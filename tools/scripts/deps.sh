@@ -3,8 +3,9 @@
 #
 # deps.sh GROUP... - install the Debian packages a part of the project needs.
 # Groups: base (the core and tools), module (rdma_cc.ko, style checks),
-# kunit (UML KUnit), vm (the qemu testbed), plot (PNG plots), bench
-# (make bench: callgrind, ns-3 for the speed reference), fuzz, dkms, k6.12 (the 6.12 kernels: Debian 12's
+# kunit (UML KUnit), kunit-smp (KUnit in an x86_64 qemu guest), vm (the
+# qemu testbed), plot (PNG plots), bench (make bench: callgrind, ns-3 for
+# the speed reference), fuzz, dkms, k6.12 (the 6.12 kernels: Debian 12's
 # 6.12 LTS headers and image, generic and PREEMPT_RT, and linux-source-6.12).
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -36,6 +37,8 @@ for group in "$@"; do
 		       xz-utils perl python3 kmod) ;;
 	kunit)	pkgs+=(gcc make flex bison bc python3 linux-source-6.1 xz-utils
 		       libelf-dev) ;;
+	kunit-smp) pkgs+=(gcc make flex bison bc python3 linux-source-6.1
+		       xz-utils libelf-dev qemu-system-x86 qemu-system-data) ;;
 	vm)	pkgs+=(qemu-system-x86 busybox-static iproute2 rdma-core
 		       ibverbs-utils perftest tshark cpio kmod procps
 		       linux-headers-amd64 linux-source-6.1 xz-utils bc flex bison

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh [--debug] [--kernel LINE] [--json FILE] - build and run rdma_cc's
-# KUnit suites on UML (make kunit, make kunit-debug).
+# kunit.sh [--debug] [--kernel LINE] [--smp kcsan|kasan] [--json FILE] -
+# build and run rdma_cc's KUnit suites on UML (make kunit, make
+# kunit-debug), or in an x86_64 qemu guest with several CPUs (--smp, make
+# kunit-smp).
 #
 # --kernel LINE picks the kernel: 6.1 (the default, Debian's
 # linux-source-6.1) or 6.12 (linux-source-6.12); KVER=6.12 does the same.
@@ -20,19 +22,30 @@
 # DEBUG_OBJECTS_HRTIMERS), RCU heads and frees, and UBSAN.  UML cannot have
 # DEBUG_ATOMIC_SLEEP (it selects PREEMPT_COUNT, and UML is ARCH_NO_PREEMPT);
 # the fake driver checks that set_rate() comes with interrupts off instead.
+#
+# --smp CFG runs them in an x86_64 kernel under qemu (TCG, no KVM) with
+# RCC_SMP_CPUS (default 4) CPUs and a preemptible kernel: PREEMPT,
+# PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, debug objects for timers, hrtimers,
+# frees and RCU heads, and either KCSAN (CFG kcsan) or KASAN and UBSAN
+# (CFG kasan): KCSAN excludes KASAN.  Build output in
+# $RDMA_CC_CACHE/kunit-build-smp-CFG.
 set -eu
 . "$(dirname "$0")/env.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 debug=0
+smp=
 json=
 line=${KVER:-6.1}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--debug) debug=1 ;;
+	--smp) smp=${2:-}; shift
+	       case $smp in kcsan|kasan) ;;
+	       *) rcc_die "kunit.sh: --smp takes kcsan or kasan, not '$smp'" ;; esac ;;
 	--json) json=${2:?--json needs a file}; shift ;;
 	--kernel) line=${2:?--kernel needs a kernel line (6.1, 6.12)}; shift ;;
-	*) rcc_die "kunit.sh: unknown option '$1' (--debug, --kernel LINE, --json FILE)" ;;
+	*) rcc_die "kunit.sh: unknown option '$1' (--debug, --kernel LINE, --smp kcsan|kasan, --json FILE)" ;;
 	esac
 	shift
 done
@@ -44,7 +57,8 @@ case $line in
 *) rcc_die "kunit.sh: --kernel $line: KUnit runs on 6.1 or 6.12" ;;
 esac
 
-"$top/tools/scripts/deps.sh" kunit
+[ "$debug" = 1 ] && [ -n "$smp" ] && rcc_die "kunit.sh: --smp has its own sanitizers; drop --debug"
+"$top/tools/scripts/deps.sh" kunit${smp:+ kunit-smp}
 src=$(rcc_linux_source "$line")
 tree=$RDMA_CC_CACHE/kunit-src$sfx
 
@@ -88,7 +102,24 @@ if [ "$debug" = 1 ]; then
 		args+=(--kconfig_add "CONFIG_$opt")
 	done
 fi
+if [ -n "$smp" ]; then
+	build=$RDMA_CC_CACHE/kunit-build-smp-$smp$sfx
+	args[0]=--arch=x86_64
+	args+=(--qemu_args="-smp ${RCC_SMP_CPUS:-4} -m 2048")
+	opts=(SMP=y PREEMPT=y HIGH_RES_TIMERS=y DEBUG_KERNEL=y PROVE_LOCKING=y
+	      DEBUG_ATOMIC_SLEEP=y DEBUG_OBJECTS=y DEBUG_OBJECTS_TIMERS=y
+	      DEBUG_OBJECTS_FREE=y DEBUG_OBJECTS_RCU_HEAD=y)
+	case $smp in
+	kcsan) opts+=(KCSAN=y) ;;
+	kasan) opts+=(KASAN=y UBSAN=y) ;;
+	esac
+	for opt in "${opts[@]}"; do
+		args+=(--kconfig_add "CONFIG_$opt")
+	done
+fi
 [ -n "$json" ] && args+=(--json="$json")
+# RCC_KUNIT_FILTER=GLOB (e.g. 'rdma_cc_smp.*') runs only those suites.
+[ -n "${RCC_KUNIT_FILTER:-}" ] && args+=("$RCC_KUNIT_FILTER")
 mkdir -p "$build"
 cd "$tree"
 rcc_log "kunit.py run ${args[*]} (build in $build)"
