@@ -38,7 +38,12 @@ static void lc_exit(struct kunit *test)
 	fake_dev_free(ctx->fd);
 }
 
-/* A device with LC_QPS QPs, rdma_cc at a slow loop (runs every 10 ms). */
+/*
+ * A device with LC_QPS QPs, rdma_cc at the slowest loop (runs every 50 ms):
+ * an episode lasts about 0.9 s after its CNP, long enough to still be
+ * going after the steps a test takes, also in a slow qemu guest under
+ * KCSAN (make kunit-smp), where 10 ms runs (0.18 s) ended it too soon.
+ */
 static void lc_setup(struct kunit *test, struct lc_ctx *ctx)
 {
 	int i;
@@ -47,7 +52,7 @@ static void lc_setup(struct kunit *test, struct lc_ctx *ctx)
 	if (ctx->fd->hdev.cc_priv)
 		KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd,
 						     RCC_CONTROL_INTERVAL_NS,
-						     "20000000"), 8);
+						     "100000000"), 9);
 	for (i = 0; i < LC_QPS; i++)
 		ctx->fq[i] = fake_qp_new(test, ctx->fd, 100 + i);
 }
@@ -125,7 +130,7 @@ static void lc_load_takes_on_existing(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, st.core.current_bps, 100 * GBPS);
 	}
 	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
-					     "20000000"), 8);
+					     "100000000"), 9);
 	lc_congest_all(test, ctx);
 }
 

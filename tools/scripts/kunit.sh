@@ -105,6 +105,8 @@ fi
 if [ -n "$smp" ]; then
 	build=$RDMA_CC_CACHE/kunit-build-smp-$smp$sfx
 	args[0]=--arch=x86_64
+	# TCG on a shared host: the stress suite alone takes 140 s or more
+	args[3]=--timeout=${RCC_KUNIT_TIMEOUT:-1800}
 	args+=(--qemu_args="-smp ${RCC_SMP_CPUS:-4} -m 2048")
 	opts=(SMP=y PREEMPT=y HIGH_RES_TIMERS=y DEBUG_KERNEL=y PROVE_LOCKING=y
 	      DEBUG_ATOMIC_SLEEP=y DEBUG_OBJECTS=y DEBUG_OBJECTS_TIMERS=y
