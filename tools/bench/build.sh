@@ -31,6 +31,10 @@ grep -q 'rdma_cc_hook_register_dev' "$top/Module.symvers" ||
 kdir=$(rcc_kdir)
 mkdir -p "$build"
 cp "$here/Kbuild" "$here/rcc_bench.c" "$build/"
+# kbuild does not see KBUILD_EXTRA_SYMBOLS change: when the hook's
+# symbols (their CRCs) are newer than the module, link it anew
+[ "$top/Module.symvers" -nt "$build/rcc_bench.ko" ] &&
+	rm -f "$build"/rcc_bench.mod.c "$build"/rcc_bench.mod.o "$build"/rcc_bench.ko
 make -C "$kdir" M="$build" RCC_TOP="$top" W=1 -j"${RCC_JOBS:-2}" \
 	KBUILD_EXTRA_SYMBOLS="$top/Module.symvers" "$@" modules >&2 ||
 	rcc_die "building rcc_bench.ko failed"
