@@ -129,6 +129,8 @@ bool fake_qp_state(struct fake_qp *fq, struct rcc_flow_state *st)
 
 	rcu_read_lock();
 	f = rcu_dereference(fq->hqp.cc_priv);
+	if (f && f->hook.ops != &rcc_cc_ops)
+		f = NULL;	/* another congestion control has the QP */
 	ok = f && rcc_flow_state(f, st);
 	rcu_read_unlock();
 	return ok;

@@ -10,7 +10,7 @@
  * own parser against its table: a bad write fails with -EINVAL and
  * changes nothing.  The set in force is a snapshot published with RCU,
  * never modified; a QP takes a new one at its next event or timer.
- * /sys/kernel/debug/rdma_cc_dcqcn/<device>/qps shows every QP's state.
+ * /sys/kernel/debug/rdma_cc_dcqcn/<device>/qp<N> shows each QP's state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -209,28 +209,44 @@ module_param_cb(mtu, &dcqcn_param_ops, "mtu", 0644);
 MODULE_PARM_DESC(mtu,
 		 "bytes each packet the driver reports counts for rpg_byte_reset (bytes, range 1..65536)");
 
-/* debugfs: /sys/kernel/debug/rdma_cc_dcqcn/<device>/qps */
-static int dcqcn_qps_show(struct seq_file *m, void *unused)
+/*
+ * debugfs: /sys/kernel/debug/rdma_cc_dcqcn/<device>/qp<N>, one consistent
+ * copy of the QP's state in "key: value" lines, as rdma_cc's qp<N> files.
+ */
+static int dcqcn_qp_show(struct seq_file *m, void *unused)
 {
-	struct dcqcn_dev *d = m->private;
+	struct dcqcn_flow *f = m->private;
 	struct dcqcn_flow_state st;
-	struct dcqcn_flow *f;
 
-	seq_puts(m, "qpn limited current_bps target_bps alpha_ppm told_bps cnps first_cnps cuts increases releases rate_changes timer\n");
-	mutex_lock(&d->flows_lock);
-	list_for_each_entry(f, &d->flows, node) {
-		dcqcn_flow_state(f, &st);
-		seq_printf(m, "%u %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d\n",
-			   f->hqp->qpn, st.rp.limited, st.rp.rc, st.rp.rt,
-			   dcqcn_frac_micro(st.rp.alpha), st.told_bps,
-			   st.cnt.cnps, st.cnt.first_cnps, st.cnt.cuts,
-			   st.cnt.increases, st.cnt.releases,
-			   st.cnt.rate_changes, st.timer_armed);
-	}
-	mutex_unlock(&d->flows_lock);
+	dcqcn_flow_state(f, &st);
+	seq_printf(m, "qpn: %u\n", f->hqp->qpn);
+	seq_printf(m, "congested: %d\n", st.rp.limited);
+	seq_printf(m, "line_rate_bps: %llu\n", st.line_bps);
+	seq_printf(m, "current_bps: %llu\n", st.rp.rc);
+	seq_printf(m, "target_bps: %llu\n", st.rp.rt);
+	seq_printf(m, "told_bps: %llu\n", st.told_bps);
+	seq_printf(m, "alpha_ppm: %llu\n", dcqcn_frac_micro(st.rp.alpha));
+	seq_printf(m, "timer_stage: %u\n", st.rp.t_stage);
+	seq_printf(m, "byte_stage: %u\n", st.rp.b_stage);
+	seq_printf(m, "timer_armed: %d\n", st.timer_armed);
+	seq_printf(m, "cnps: %llu\n", st.cnt.cnps);
+	seq_printf(m, "first_cnps: %llu\n", st.cnt.first_cnps);
+	seq_printf(m, "cuts: %llu\n", st.cnt.cuts);
+	seq_printf(m, "increases: %llu\n", st.cnt.increases);
+	seq_printf(m, "releases: %llu\n", st.cnt.releases);
+	seq_printf(m, "rate_changes: %llu\n", st.cnt.rate_changes);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(dcqcn_qps);
+DEFINE_SHOW_ATTRIBUTE(dcqcn_qp);
+
+void dcqcn_debugfs_add_flow(struct dcqcn_flow *f)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "qp%u", f->hqp->qpn);
+	f->dbg = debugfs_create_file(name, 0400, f->dev->dbg, f,
+				     &dcqcn_qp_fops);
+}
 
 static int dcqcn_attach_dev(struct rdma_cc_hook_dev *hdev)
 {
@@ -243,7 +259,6 @@ static int dcqcn_attach_dev(struct rdma_cc_hook_dev *hdev)
 	mutex_init(&d->flows_lock);
 	INIT_LIST_HEAD(&d->flows);
 	d->dbg = debugfs_create_dir(hdev->name, dcqcn_debugfs_root);
-	debugfs_create_file("qps", 0400, d->dbg, d, &dcqcn_qps_fops);
 	hdev->cc_priv = d;
 	return 0;
 }
@@ -259,6 +274,7 @@ static void dcqcn_detach_dev(struct rdma_cc_hook_dev *hdev)
 
 static void *dcqcn_attach_qp(struct rdma_cc_hook_qp *hqp)
 {
+	BUILD_BUG_ON(offsetof(struct dcqcn_flow, hook) != 0);
 	return dcqcn_flow_create(hqp->dev->cc_priv, hqp);
 }
 
@@ -269,7 +285,7 @@ static void dcqcn_detach_qp(struct rdma_cc_hook_qp *hqp, void *priv,
 }
 
 const struct rdma_cc_cc_ops dcqcn_cc_ops = {
-	.name = KBUILD_MODNAME,
+	.name = DCQCN_CC_NAME,
 	.attach_dev = dcqcn_attach_dev,
 	.detach_dev = dcqcn_detach_dev,
 	.attach_qp = dcqcn_attach_qp,

@@ -61,6 +61,7 @@ struct dcqcn_dev {
 
 /**
  * struct dcqcn_flow - a QP under DCQCN (the hook QP's cc_priv)
+ * @hook: the hook's head of the state (first: rdma_cc_hook.h)
  * @lock: serialises events, timer runs and readers of this QP; irq-safe
  * @dead: set at detach, under @lock: no more events, runs or set_rate
  * @counting: packets matter (a cut started the byte counter), for
@@ -76,9 +77,11 @@ struct dcqcn_dev {
  * @dev: the device
  * @hqp: the driver's QP
  * @node: in @dev->flows
+ * @dbg: /sys/kernel/debug/rdma_cc_dcqcn/<dev>/qp<qpn>
  * @rcu: for freeing after the hook's readers are done
  */
 struct dcqcn_flow {
+	struct rdma_cc_hook_qp_cc hook;
 	spinlock_t lock;		/* everything below */
 	bool dead;
 	bool counting;
@@ -93,6 +96,7 @@ struct dcqcn_flow {
 	struct dcqcn_dev *dev;
 	struct rdma_cc_hook_qp *hqp;
 	struct list_head node;
+	struct dentry *dbg;
 	struct rcu_head rcu;
 };
 
@@ -113,6 +117,7 @@ void dcqcn_params_exit(void);
 struct dcqcn_snap *dcqcn_params_get(void);	/* under rcu_read_lock() */
 int dcqcn_param_write(const char *name, const char *val);
 u32 dcqcn_param_read(const char *name);
+void dcqcn_debugfs_add_flow(struct dcqcn_flow *f);
 
 /* dcqcn_qp.c */
 struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,

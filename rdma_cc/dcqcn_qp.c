@@ -9,9 +9,11 @@
  * Everything a driver reaches per packet or per CNP takes only this QP's
  * irq-safe spinlock (or nothing), allocates nothing and never sleeps.
  */
+#include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "dcqcn_mod.h"
 
 atomic_t dcqcn_flows_live = ATOMIC_INIT(0);
@@ -206,8 +208,8 @@ struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,
 	if (!f)
 		return NULL;
 	spin_lock_init(&f->lock);
-	hrtimer_init(&f->timer, CLOCK_MONOTONIC, DCQCN_TIMER_MODE);
-	f->timer.function = dcqcn_flow_timer;
+	rcc_hrtimer_setup(&f->timer, dcqcn_flow_timer, CLOCK_MONOTONIC,
+			  DCQCN_TIMER_MODE);
 	f->dev = dev;
 	f->hqp = hqp;
 	rcu_read_lock();
@@ -215,6 +217,7 @@ struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,
 	rcu_read_unlock();
 	dcqcn_init(&f->rp, &f->cfg);
 
+	dcqcn_debugfs_add_flow(f);
 	atomic_inc(&dcqcn_flows_live);
 	mutex_lock(&dev->flows_lock);
 	list_add_tail(&f->node, &dev->flows);
@@ -243,6 +246,7 @@ void dcqcn_flow_destroy(struct dcqcn_flow *f, bool to_line_rate)
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 
+	debugfs_remove(f->dbg);
 	mutex_lock(&f->dev->flows_lock);
 	list_del(&f->node);
 	mutex_unlock(&f->dev->flows_lock);

@@ -40,6 +40,7 @@ static void rcc_detach_dev(struct rdma_cc_hook_dev *hdev)
 
 static void *rcc_attach_qp(struct rdma_cc_hook_qp *hqp)
 {
+	BUILD_BUG_ON(offsetof(struct rcc_flow, hook) != 0);
 	return rcc_flow_create(hqp->dev->cc_priv, hqp);
 }
 

@@ -65,6 +65,7 @@ struct rcc_dev {
 
 /**
  * struct rcc_flow - a QP rdma_cc controls (the hook QP's cc_priv)
+ * @hook: the hook's head of the state (first: rdma_cc_hook.h)
  * @lock: serialises events, runs and readers of this QP; irq-safe
  * @dead: set at detach, under @lock: no more events, runs, set_rate or
  *	readers of the state (rcc_flow_state() returns false)
@@ -86,6 +87,7 @@ struct rcc_dev {
  * says which counters are derived.  debugfs keeps nothing per QP.
  */
 struct rcc_flow {
+	struct rdma_cc_hook_qp_cc hook;
 	spinlock_t lock;		/* everything below but pkts */
 	bool dead;
 	bool in_episode;

@@ -4,14 +4,27 @@
  *
  * A RoCE driver never links against rdma_cc.ko.  It links against the tiny
  * rdma_cc_hook.ko, which holds no policy: a list of the driver's devices and
- * queue pairs, and one RCU-protected pointer to the congestion control that is
- * loaded right now, if any.  So:
+ * queue pairs, and a registry of named congestion controls (rdma_cc.ko,
+ * rdma_cc_dcqcn.ko, ...), one of which runs each device.  So:
  *
- *  - a driver works unchanged, at line rate, whether or not rdma_cc is loaded;
- *  - rdma_cc can be loaded at any time: it walks the lists and takes on every
- *    device and QP that already exists;
- *  - rdma_cc can be unloaded at any time: it stops its timers, hands every QP
- *    back at line rate (set_rate(qp, 0)) and frees its state.
+ *  - a driver works unchanged, at line rate, whether or not a congestion
+ *    control is loaded;
+ *  - a congestion control can be loaded at any time: the devices that
+ *    choose it (or follow the default, below) move over to it with every
+ *    QP they have;
+ *  - a congestion control can be unloaded at any time: its devices move to
+ *    the default (or to line rate), it stops its timers and frees its state;
+ *  - /sys/kernel/rdma_cc_hook/<device>/congestion_control picks one per
+ *    device at run time, as net.ipv4.tcp_congestion_control does for TCP
+ *    (available_congestion_control beside it lists the loaded ones and
+ *    "none").  A device not written to runs the default, rdma_cc, when it
+ *    is loaded, and line rate otherwise; a device whose chosen one is not
+ *    loaded does the same.
+ *
+ * A device changes congestion control under traffic without losing a CNP:
+ * its QPs leave the old one (which stops pacing them: set_rate(qp, 0)),
+ * CNPs arriving meanwhile are counted by the hook, and the new one gets
+ * them as soon as it has the QPs; each QP starts under it at line rate.
  *
  * This is the split TCP uses (tcp_cong.c in the core, algorithms as modules),
  * for a subsystem whose core (ib_core) has no such hook of its own.  See
@@ -41,13 +54,18 @@
  * sleeps) not from hard-irq context or under a raw spinlock.  They never
  * sleep otherwise, allocate nothing and take only the QP's own lock.
  *
- * set_rate() is called with rdma_cc's per-QP lock held (a spinlock_t taken
- * with spin_lock_irqsave(): interrupts are off, except on PREEMPT_RT), only
- * when the rate changes, from any of:
- *  - rdma_cc's timer (a softirq hrtimer; a thread on PREEMPT_RT);
+ * set_rate() is called with the congestion control's per-QP lock held (a
+ * spinlock_t taken with spin_lock_irqsave(): interrupts are off, except on
+ * PREEMPT_RT), only when the rate changes, from any of:
+ *  - the congestion control's timer (a softirq hrtimer; a thread on
+ *    PREEMPT_RT);
  *  - inside rdma_cc_hook_cnp() and rdma_cc_hook_tx(), in the caller's
  *    context: the event makes the runs that were due before it first;
- *  - process context, when rdma_cc hands a QP back at line rate (unload).
+ *  - process context, when the congestion control hands a QP back at line
+ *    rate (unload, or the device moving to another one), or the hook hands
+ *    a new one the CNPs that came during the move.
+ * Both shipped congestion controls (rdma_cc.ko, rdma_cc_dcqcn.ko) keep
+ * this contract, and at most one of them has a QP at any time.
  * So set_rate() must not sleep and must not call into rdma_cc_hook_*() for
  * any QP.  The lock order is: the driver's locks that it holds while
  * calling rdma_cc_hook_cnp()/tx(), then rdma_cc's per-QP lock, then the
@@ -63,6 +81,7 @@
 #ifndef RDMA_CC_HOOK_H
 #define RDMA_CC_HOOK_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -82,27 +101,49 @@ struct rdma_cc_rp_ops {
 	void (*set_rate)(struct rdma_cc_hook_qp *qp, u64 rate_bps);
 };
 
+struct rdma_cc_cc_ops;
+
 /*
- * What a congestion control module (rdma_cc.ko) provides: a name and every
- * callback.  Every call but cnp() and tx() is made in process context with
- * the device's lock held (and, for attach_dev/detach_dev, the hook's
- * registry mutex), so the congestion control sees the changes of one
- * device one at a time; QPs of different devices come and go in parallel.
+ * The head of a congestion control's per-QP state: attach_qp() returns a
+ * pointer to its state, whose first member this must be, and the hook
+ * fills in @ops.  The CNP and packet calls reach ops and state through the
+ * one RCU pointer qp->cc_priv, so a QP that moves from one congestion
+ * control to another is never called with one's ops and the other's state.
+ */
+struct rdma_cc_hook_qp_cc {
+	const struct rdma_cc_cc_ops *ops;
+};
+
+/* The longest name of a congestion control, with its NUL. */
+#define RDMA_CC_HOOK_CC_NAME_MAX 16
+
+/*
+ * What a congestion control module (rdma_cc.ko, rdma_cc_dcqcn.ko) provides:
+ * a name and every callback.  Every call but cnp() and tx() is made in
+ * process context with the device's lock held (and, for attach_dev/
+ * detach_dev and a move between congestion controls, the hook's registry
+ * mutex), so the congestion control sees the changes of one device one at
+ * a time; QPs of different devices come and go in parallel.
  */
 struct rdma_cc_cc_ops {
+	/* lower case, [a-z0-9_], unique; "none" is taken (line rate) */
 	const char *name;
 	/* Take on @dev; sets dev->cc_priv.  On error the device runs free. */
 	int (*attach_dev)(struct rdma_cc_hook_dev *dev);
 	/* Called after every QP of @dev was detached. */
 	void (*detach_dev)(struct rdma_cc_hook_dev *dev);
-	/* Take on @qp of an attached device; returns its state or NULL. */
+	/*
+	 * Take on @qp of an attached device, at line rate; returns its
+	 * state (beginning with a struct rdma_cc_hook_qp_cc) or NULL.
+	 */
 	void *(*attach_qp)(struct rdma_cc_hook_qp *qp);
 	/*
 	 * Let go of @qp, whose cc_priv (@priv) is already unpublished.  When it
 	 * returns no timer of @qp is armed, set_rate() will not be called again
 	 * and @priv is freed once readers that still hold it are done (RCU).
 	 * @to_line_rate: tell the driver set_rate(qp, 0) if it is paced (the
-	 * congestion control is going away; not when the QP is).
+	 * congestion control is going away or the device moves to another;
+	 * not when the QP is going away).
 	 */
 	void (*detach_qp)(struct rdma_cc_hook_qp *qp, void *priv,
 			  bool to_line_rate);
@@ -124,8 +165,10 @@ struct rdma_cc_hook_dev {
 	struct list_head list;		/* in the hook's device list */
 	struct mutex lock;		/* qps, cc and the attachment of QPs */
 	struct list_head qps;		/* this device's QPs */
-	const struct rdma_cc_cc_ops *cc;	/* attached to, or NULL */
 	void *cc_priv;			/* non-NULL while attached */
+	const struct rdma_cc_cc_ops *cc; /* attached to, or NULL */
+	char cc_chosen[RDMA_CC_HOOK_CC_NAME_MAX]; /* written; "": default */
+	struct kobject *kobj;		/* /sys/kernel/rdma_cc_hook/<name>/ */
 };
 
 struct rdma_cc_hook_qp {
@@ -135,7 +178,10 @@ struct rdma_cc_hook_qp {
 	/* owned by the hook and the congestion control module */
 	struct rdma_cc_hook_dev *dev;
 	struct list_head list;		/* in dev->qps */
-	void __rcu *cc_priv;
+	void __rcu *cc_priv;		/* starts with a rdma_cc_hook_qp_cc */
+	void *cc_leaving;		/* the state being detached, in a move */
+	bool moving;			/* between two congestion controls */
+	atomic_t cnps_in_move;		/* CNPs that came while @moving */
 };
 
 int rdma_cc_hook_register_dev(struct rdma_cc_hook_dev *dev);
@@ -144,9 +190,23 @@ int rdma_cc_hook_add_qp(struct rdma_cc_hook_dev *dev,
 			struct rdma_cc_hook_qp *qp);
 void rdma_cc_hook_del_qp(struct rdma_cc_hook_qp *qp);
 
-/* For rdma_cc.ko: only one congestion control is active at a time. */
+/* For congestion control modules: add to or remove from the registry. */
 int rdma_cc_hook_register_cc(const struct rdma_cc_cc_ops *ops);
 void rdma_cc_hook_unregister_cc(const struct rdma_cc_cc_ops *ops);
+
+/*
+ * Run @dev under the congestion control @name ("none": line rate), now
+ * and from now on, moving its QPs over; what a write of the device's
+ * congestion_control file does.  Process context, may sleep.
+ * Return: 0, -ENOENT when no congestion control of that name is loaded
+ * (nothing changes), -EINVAL for a malformed name.
+ */
+int rdma_cc_hook_set_dev_cc(struct rdma_cc_hook_dev *dev, const char *name);
+
+/* A CNP arrived for @qp from its peer.  Any context. */
+void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp);
+/* @qp sent @npkts data packets.  Any context. */
+void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts);
 
 /*
  * Is a congestion control attached to @qp, so that CNPs about its packets
@@ -157,10 +217,5 @@ static inline bool rdma_cc_hook_qp_controlled(const struct rdma_cc_hook_qp *qp)
 {
 	return rcu_access_pointer(qp->cc_priv);
 }
-
-/* A CNP arrived for @qp from its peer.  Any context. */
-void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp);
-/* @qp sent @npkts data packets.  Any context. */
-void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts);
 
 #endif /* RDMA_CC_HOOK_H */

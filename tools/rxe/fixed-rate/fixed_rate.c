@@ -3,7 +3,9 @@
  * fixed_rate.ko - a test-only congestion control for rdma_cc_hook: it gives
  * every QP the rate rate_mbps (0 = line rate) and counts the CNPs and packet
  * reports it gets, so that a driver's pacing can be measured at a fixed rate.
- * Load it instead of rdma_cc.ko (only one congestion control at a time).
+ * Load it, then write fixed_rate to
+ * /sys/kernel/rdma_cc_hook/<device>/congestion_control (rdma_cc is the
+ * default of a device not written to).
  * Build: make -C $KDIR M=$PWD KCFLAGS=-I<repo>/rdma_cc \
  *	KBUILD_EXTRA_SYMBOLS=<repo>/Module.symvers modules
  */
@@ -17,6 +19,8 @@ MODULE_PARM_DESC(rate_mbps, "Rate of every QP, Mbit/s (0 = line rate)");
 
 static atomic64_t cnps, pkts;
 static int dummy;
+/* every QP's state: the hook's head only (the same ops for all) */
+static struct rdma_cc_hook_qp_cc dummy_qp;
 
 static int fr_attach_dev(struct rdma_cc_hook_dev *dev)
 {
@@ -33,7 +37,7 @@ static void *fr_attach_qp(struct rdma_cc_hook_qp *qp)
 	if (rate_mbps)
 		qp->dev->ops->set_rate(qp, (u64)rate_mbps * 1000000);
 	pr_info("fixed_rate: qp %u at %u Mb/s\n", qp->qpn, rate_mbps);
-	return &dummy;
+	return &dummy_qp;
 }
 
 static void fr_detach_qp(struct rdma_cc_hook_qp *qp, void *priv, bool to_line)
