@@ -12,7 +12,8 @@
 #                    defaults from 25 to 400 Gbit/s
 # and print the sweep's choice.  Usage: tools/scripts/sim-report.sh
 # [--no-sweep | --sweep-only] [--no-plots].  SIM_REPORT_SEEDS: the sweep's
-# seeds [1 .. 10]; SIM_REPORT_WEIGHTS: its weights, to try the script.
+# seeds [1 .. 10]; SIM_REPORT_WEIGHTS: its weights, to try the script;
+# SIM_REPORT_SWEEP_SAVE, SIM_REPORT_SWEEP_FROM: below.
 set -eu
 . "$(dirname "$0")/env.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -651,16 +652,40 @@ END {
 	# the runner-up in the tie band, honestly
 	for (i = 1; i <= nw; i++) if (W[i] != pick && fs[W[i]] <= fs[pick] * 1.02) {
 		k2 = better(pick, W[i])
-		printf "\nw = %s is within 2 %% of it on the workload score (%.3f against %.3f) and\n", W[i], fs[W[i]], fs[pick]
-		printf "scores higher on %d of %d seeds: between these two the seeds do not decide,\n", k2, nsd
-		printf "the queue score does (%.3f against %.3f).\n", fq[W[i]], fq[pick]
+		printf "\nw = %s is within 2 %% of it on the workload score (%.3f against %.3f);\n", W[i], fs[W[i]], fs[pick]
+		printf "w = %s scores lower than it on %d of %d seeds: between these two the seeds do\n", pick, k2, nsd
+		printf "not decide, the rule's queue score does (%.3f against %.3f).\n", fq[pick], fq[W[i]]
 	}
-	print pick > "/dev/stderr"
+	# what the seeds do and do not separate from the pick
+	sep_y = ""; sep_n = ""
+	for (i = 1; i <= nw; i++) if (W[i] != pick) {
+		if (signp(better(pick, W[i]), nsd) <= 0.05) sep_y = sep_y (sep_y == "" ? "" : ", ") W[i]
+		else sep_n = sep_n (sep_n == "" ? "" : ", ") W[i]
+	}
+	if (sep_y == "") printf "\nAt p <= 0.05 the seeds separate w = %s from no other weight.\n", pick
+	else {
+		printf "\nAt p <= 0.05 the seeds separate w = %s from w = %s (it scores lower\n", pick, sep_y
+		printf "on enough seeds)%s.\n", sep_n == "" ? "" : ", but not from w = " sep_n
+	}
+	print pick, (robust ? pick : incumbent) > "/dev/stderr"
 }
 AWK
 sweep_start=$SECONDS
 sweep_cpu0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
-sweep_runs "$sweep_scen" "$weights" >"$tmp/sweep.csv"
+# SIM_REPORT_SWEEP_SAVE=DIR keeps the runs' summaries (sweep.csv,
+# check.csv); SIM_REPORT_SWEEP_FROM=DIR scores those instead of running
+# them again (the simulator is deterministic: the same page comes out).
+from=${SIM_REPORT_SWEEP_FROM:-}
+save=${SIM_REPORT_SWEEP_SAVE:-}
+runs_or_saved() {	# NAME SCENARIOS WEIGHTS
+	if [ -n "$from" ]; then
+		cp "$from/$1.csv" "$tmp/$1.csv" || rcc_die "no $from/$1.csv"
+	else
+		sweep_runs "$2" "$3" >"$tmp/$1.csv"
+	fi
+	[ -z "$save" ] || { mkdir -p "$save" && cp "$tmp/$1.csv" "$save/"; }
+}
+runs_or_saved sweep "$sweep_scen" "$weights"
 "$sim" --scenario="$scen/incast-2to1-100g.sim" --cc=rdma_cc --format=csv |
 	head -1 | sed 's/^/w,seed,/' >"$tmp/sweep.head"
 def=$("$sim" --show-params | sed -n 's/^congestion_probability_weight=//p')
@@ -689,16 +714,15 @@ def=$("$sim" --show-params | sed -n 's/^congestion_probability_weight=//p')
 		-v incumbent=$incumbent -f "$tmp/sweep.awk" 2>"$tmp/pick" ||
 		rcc_die "sweep summary failed: $(cat "$tmp/pick")"
 } >"$tmp/sweep.rst"
-pick=$(cat "$tmp/pick")
-[ "$def" = "$pick" ] ||
-	rcc_log "warning: the sweep chose $pick, the parameter list's default is $def (robust? see sweep.rst)"
+read -r pick decided <"$tmp/pick"
+[ "$def" = "$decided" ] ||
+	rcc_log "warning: by the sweep the default is $decided, the parameter list says $def"
 
 # The choice at 400 Gbit/s: the two workloads again at the chosen weight,
 # its neighbours and the previous default.
 check_w=$(for w in $((pick / 2)) "$pick" $((pick * 2)) $incumbent; do
 	[ "$w" -ge 1 ] && [ "$w" -le 1024 ] && echo "$w"; done | sort -nu | tr '\n' ' ')
-sweep_runs "leafspine-websearch-50pct-400g leafspine-hadoop-50pct-400g" "$check_w" \
-	>"$tmp/check.csv"
+runs_or_saved check "leafspine-websearch-50pct-400g leafspine-hadoop-50pct-400g" "$check_w"
 {
 	echo
 	cat "$tmp/sweep.head" "$tmp/check.csv" | awk -F, -v part=check -v weights="$check_w" \
@@ -706,17 +730,19 @@ sweep_runs "leafspine-websearch-50pct-400g leafspine-hadoop-50pct-400g" "$check_
 		rcc_die "the 400 Gbit/s check failed"
 } >>"$tmp/sweep.rst"
 sweep_cpu=$(( ($(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat) - sweep_cpu0) / $(getconf CLK_TCK) ))
-rcc_log "sweep: $(( $(echo "$weights" | wc -w) * nseeds * $(echo "$sweep_scen" | wc -w) )) + $(( $(echo "$check_w" | wc -w) * nseeds * 2 )) runs, $((SECONDS - sweep_start)) s wall, $sweep_cpu s CPU"
+rcc_log "sweep${from:+ (scored from $from)}: $(( $(echo "$weights" | wc -w) * nseeds * $(echo "$sweep_scen" | wc -w) )) + $(( $(echo "$check_w" | wc -w) * nseeds * 2 )) runs, $((SECONDS - sweep_start)) s wall, $sweep_cpu s CPU"
 
 # --- the defaults from 25 to 400 Gbit/s ----------------------------------
 # The incasts and the join at 25, 100 and 400 Gbit/s (switch-*.conf: ECN
-# thresholds and buffers scale with the rate), at the chosen weight, with
-# the previous default's queue beside it.
+# thresholds and buffers scale with the rate), at the default the sweep
+# decided, with the other of the rule's pick and the previous default beside.
+alt=$pick
+[ "$alt" != "$decided" ] || alt=$incumbent
 for s in incast-2to1 incast-8to1 incast-32to1 join; do
 	for g in 25 100 400; do
 		f=$scen/$s-400g.sim
 		[ -e "$f" ] || f=$scen/$s-100g.sim
-		for w in "$pick" $incumbent; do
+		for w in "$decided" "$alt"; do
 			"$sim" --scenario="$f" --scenario="$scen/switch-${g}g.conf" \
 				--cc=rdma_cc --congestion_probability_weight="$w" \
 				--format=csv-noheader | sed "s/^/$s,$g,$w,/"
@@ -724,7 +750,7 @@ for s in incast-2to1 incast-8to1 incast-32to1 join; do
 	done
 done >"$tmp/speed.csv"
 sed 's/^w,seed,/s,g,w,/' "$tmp/sweep.head" | cat - "$tmp/speed.csv" |
-awk -F, -v pick="$pick" -v inc=$incumbent '
+awk -F, -v pick="$decided" -v inc="$alt" '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
 	k = $1 SUBSEP $2
@@ -752,14 +778,14 @@ END {
 		printf "\n"
 		if (ut[k] < umin) umin = ut[k]
 		if (jj[k] != "-" && jj[k] < jmin) jmin = jj[k]
-		if (qp[k] <= qi[k] * 1.02) nle++
+		if (qi[k] < qp[k] / 1.02) nlo++; else if (qi[k] > qp[k] * 1.02) nhi++
 		if (pa[k] > 0) full[S[i]] = 1
 		if (!(S[i] in lo) || us[k] < lo[S[i]]) lo[S[i]] = us[k]
 		if (!(S[i] in hi) || us[k] > hi[S[i]]) hi[S[i]] = us[k]
 	}
 	printf "\nAt every speed utilisation is at least %.1f %% and Jain at least %.3f.\n", umin, jmin
 	if (pick != inc)
-		printf "w = %s'"'"'s queue p99 is at most 2 %% above w = %s'"'"'s in %d of the %d rows.\n", pick, inc, nle, n
+		printf "Beside it, w = %s'"'"'s queue p99 is more than 2 %% lower in %d of the %d rows, more\nthan 2 %% higher in %d, within 2 %% in the others.\n", inc, nlo, n, nhi
 	printf "The queue p99 in time of the link, 25 to 400 Gbit/s:"
 	sep = " "
 	for (i = 1; i <= n; i++) if (!(S[i] in done)) {
@@ -776,5 +802,5 @@ END {
 	}
 }' >>"$tmp/sweep.rst"
 cp "$tmp/sweep.rst" "$doc/sweep.rst"
-rcc_log "congestion_probability_weight sweep chose $pick"
-echo "congestion_probability_weight: $pick"
+rcc_log "congestion_probability_weight: the rule picks $pick, the default is $decided"
+echo "congestion_probability_weight: $decided"
