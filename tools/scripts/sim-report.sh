@@ -608,9 +608,9 @@ END {
 		       jn[w] / njn[w], conv
 	}
 	print ""
-	printf "Chosen by the rule: **%s**.  (Scores: each scenario's figure, the mean over\n", pick
-	print "the seeds, over the best weight's, averaged over the scenarios; 1.000 is"
-	print "the best on every scenario.)"
+	printf "Chosen by the rule: **%s** (whether that moves the default: below).\n", pick
+	print "Scores: each scenario's figure, the mean over the seeds, over the best"
+	print "weight's, averaged over the scenarios; 1.000 is the best on every scenario."
 	print ""
 	print ".. csv-table:: the workload p99 score seed by seed (each seed alone, relative to that seed's best weight)"
 	printf "   :header: \"weight (1/1024)\", \"score of the means\", \"min / median / max over seeds\", \"the rule on one seed picks it\", \"seeds where w = %s scores lower\"\n", pick
@@ -707,7 +707,7 @@ def=$("$sim" --show-params | sed -n 's/^congestion_probability_weight=//p')
 		for (k = n; k >= 0; k--) { t = 0; c = 1
 			for (i = 0; i <= n; i++) { if (i >= k) t += c; c = c * (n - i) / (i + 1) }
 			if (t / 2 ^ n > 0.05) break }
-		print ((k + 1 > n) ? "impossible with" : (k + 1) " of"), n }'); otherwise the default"
+		print ((k + 1 > n) ? "impossible with" : (k + 1) " of"), n }')); otherwise the default"
 	echo "stays $incumbent."
 	echo
 	cat "$tmp/sweep.head" "$tmp/sweep.csv" | awk -F, -v part=main -v weights="$weights" \
