@@ -134,7 +134,7 @@ static void dbg_files_and_content(struct kunit *test)
 
 	/* the detail: before any write there is no QP 0 */
 	KUNIT_EXPECT_EQ(test, dbg_read(test, &rcc_qp_file_fops, qp, PAGE_SIZE,
-				       text), -ENOENT);
+				       text), -ENODATA);
 	KUNIT_EXPECT_EQ(test, rcc_qp_file_select(qp, "42\n"), 0);
 	KUNIT_ASSERT_EQ(test, dbg_read(test, &rcc_qp_file_fops, qp, PAGE_SIZE,
 				       text), 0);
@@ -164,7 +164,7 @@ static void dbg_files_and_content(struct kunit *test)
 	/* a QP that is not there */
 	KUNIT_EXPECT_EQ(test, rcc_qp_file_select(qp, "8"), 0);
 	KUNIT_EXPECT_EQ(test, dbg_read(test, &rcc_qp_file_fops, qp, PAGE_SIZE,
-				       text), -ENOENT);
+				       text), -ENODATA);
 	KUNIT_EXPECT_EQ(test, rcc_qp_file_select(qp, "7"), 0);
 	KUNIT_ASSERT_EQ(test, dbg_read(test, &rcc_qp_file_fops, qp, PAGE_SIZE,
 				       text), 0);

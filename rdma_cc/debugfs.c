@@ -226,7 +226,7 @@ static int rcc_qp_file_show(struct seq_file *m, void *unused)
 	unsigned long qpn = qf->qpn;
 
 	if (!rcc_dev_flow_state(qf->d, &qpn, &st) || qpn != qf->qpn)
-		return -ENOENT;
+		return -ENODATA;	/* "No data available": the file is there */
 	rcc_flow_show(m, &st);
 	return 0;
 }
