@@ -538,6 +538,37 @@ int rdma_cc_hook_set_dev_cc(struct rdma_cc_hook_dev *dev, const char *name)
 }
 EXPORT_SYMBOL_GPL(rdma_cc_hook_set_dev_cc);
 
+/**
+ * rdma_cc_hook_qp_snapshot() - @qp's congestion control state, to show
+ * @qp: an added QP
+ * @snap: filled with a consistent copy, taken by the congestion control
+ *
+ * The contexts of rdma_cc_hook_cnp(), but not from set_rate().  The
+ * driver shows the copy (rxe: "rdma resource show qp -dd") and never reads
+ * the congestion control's own structures.
+ *
+ * Return: 0, or -ENODATA (and @snap zeroed) when no congestion control
+ * holds @qp: none is loaded, @qp is not under it, or it keeps no state it
+ * can show (qp_snapshot is optional).
+ */
+int rdma_cc_hook_qp_snapshot(struct rdma_cc_hook_qp *qp,
+			     struct rdma_cc_qp_snapshot *snap)
+{
+	struct rdma_cc_hook_qp_cc *priv;
+	int ret = -ENODATA;
+
+	memset(snap, 0, sizeof(*snap));
+	rcu_read_lock();
+	priv = rcu_dereference(qp->cc_priv);
+	if (priv && priv->ops->qp_snapshot) {
+		priv->ops->qp_snapshot(priv, snap);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdma_cc_hook_qp_snapshot);
+
 static bool rdma_cc_hook_ops_valid(const struct rdma_cc_cc_ops *ops)
 {
 	size_t i, len;

@@ -25,6 +25,7 @@ static int rcc_attach_dev(struct rdma_cc_hook_dev *hdev)
 	if (err)
 		return err;
 	rcc_debugfs_add_dev(d);
+	rcc_control_add_dev(d);
 	hdev->cc_priv = d;
 	return 0;
 }
@@ -58,6 +59,7 @@ const struct rdma_cc_cc_ops rcc_cc_ops = {
 	.detach_qp = rcc_detach_qp,
 	.cnp = rcc_flow_cnp,
 	.tx = rcc_flow_tx,
+	.qp_snapshot = rcc_flow_snapshot,
 };
 
 /* Take on every device and QP the hook knows of. */

@@ -38,6 +38,17 @@ void rcc_params_default(struct rcc_params *p)
 		rcc_param_set(p, id, rcc_param_descs[id].def);
 }
 
+void rcc_params_overlay(struct rcc_params *out, const struct rcc_params *base,
+			unsigned long mask, const u32 *own)
+{
+	int id;
+
+	*out = *base;
+	for (id = 0; id < RCC_NR_PARAMS; id++)
+		if (mask & BIT(id))
+			rcc_param_set(out, id, own[id]);
+}
+
 bool rcc_param_in_range(enum rcc_param id, u32 val)
 {
 	return val >= rcc_param_descs[id].min &&

@@ -45,6 +45,14 @@ void rcc_param_set(struct rcc_params *p, enum rcc_param id, u32 val);
 bool rcc_param_in_range(enum rcc_param id, u32 val);
 
 /*
+ * @base with the values @own[id] for every id set in @mask on top (a device's
+ * own values over the global ones, a QP's over its device's).  @own must be
+ * valid values.
+ */
+void rcc_params_overlay(struct rcc_params *out, const struct rcc_params *base,
+			unsigned long mask, const u32 *own);
+
+/*
  * Parse @buf as plain decimal digits, optionally followed by one newline (as
  * "echo" writes), nothing else: no sign, no spaces, no "0x".  Returns 0 and
  * sets *@val, or -EINVAL when malformed or above U32_MAX; *@val is left alone

@@ -40,9 +40,19 @@ void rcc_flow_cache_exit(void)
 	kmem_cache_destroy(rcc_flow_cache);
 }
 
-static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
+/*
+ * The parameters @f's runs use: its device's, with the QP's own values on
+ * top when it has any (control.c; then built in @buf).  Under f->lock.
+ */
+static const struct rcc_params *rcc_flow_params(struct rcc_flow *f,
+						struct rcc_params *buf)
 {
-	return &rcu_dereference(rcc_flow_dev(f)->params)->p;
+	const struct rcc_params *p = &rcu_dereference(rcc_flow_dev(f)->params)->p;
+
+	if (likely(!f->own) || !f->own->mask)
+		return p;
+	rcc_params_overlay(buf, p, f->own->mask, f->own->val);
+	return buf;
 }
 
 /*
@@ -51,6 +61,8 @@ static const struct rcc_params *rcc_flow_params(struct rcc_flow *f)
  */
 static u64 rcc_flow_told(const struct rcc_flow *f)
 {
+	if (unlikely(f->own) && f->own->pinned_bps)
+		return f->own->pinned_bps;	/* an experiment's, loop or not */
 	return f->core.congested ? f->core.current_bps : 0;
 }
 
@@ -163,6 +175,7 @@ static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 	struct rcc_flow *f = container_of(timer, struct rcc_flow, timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	const struct rcc_params *p;
+	struct rcc_params buf;
 	struct rcc_flow_ctx c;
 	unsigned long flags;
 	u64 told;
@@ -171,7 +184,7 @@ static enum hrtimer_restart rcc_flow_timer(struct hrtimer *timer)
 	spin_lock_irqsave(&f->lock, flags);
 	if (f->dead || !f->core.congested || hrtimer_is_queued(timer))
 		goto out;
-	p = rcc_flow_params(f);
+	p = rcc_flow_params(f, &buf);
 	rcc_flow_ctx_init(&c, f, p);
 	told = rcc_flow_told(f);
 	rcc_advance(&f->core, p, c.line_rate, c.now_ns, rcc_flow_ran, &c);
@@ -192,7 +205,8 @@ out:
 static void rcc_flow_event(struct rcc_flow *f, enum rcc_event_kind kind,
 			   u32 npkts)
 {
-	const struct rcc_params *p = rcc_flow_params(f);
+	struct rcc_params buf;
+	const struct rcc_params *p = rcc_flow_params(f, &buf);
 	bool was_congested = f->core.congested;
 	u64 told = rcc_flow_told(f);
 	struct rcc_flow_ctx c;
@@ -224,6 +238,7 @@ void rcc_flow_cnp(void *priv)
 	spin_lock_irqsave(&f->lock, flags);
 	if (!f->dead) {
 		f->cnt.cnps++;
+		trace_cnp(f->hqp->dev->name, f->hqp->qpn);
 		rcc_flow_event(f, RCC_EV_CNP, 0);
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
@@ -293,7 +308,10 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 
 static void rcc_flow_free(struct rcu_head *rcu)
 {
-	kmem_cache_free(rcc_flow_cache, container_of(rcu, struct rcc_flow, rcu));
+	struct rcc_flow *f = container_of(rcu, struct rcc_flow, rcu);
+
+	kfree(f->own);
+	kmem_cache_free(rcc_flow_cache, f);
 }
 
 /*
@@ -304,6 +322,7 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 {
 	struct rcc_dev *dev = rcc_flow_dev(f);
 	struct rcc_counters *r = &dev->retired;
+	struct rcc_params buf;
 	unsigned long flags;
 	bool in_episode;
 	int i;
@@ -320,7 +339,7 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 	if (in_episode) {
 		rcu_read_lock();
 		rcc_flow_end_episode(f, ktime_get_ns(), false,
-				     rcc_dev_line_rate(dev, rcc_flow_params(f)));
+				     rcc_dev_line_rate(dev, rcc_flow_params(f, &buf)));
 		rcu_read_unlock();
 	}
 	if (to_line_rate && rcc_flow_told(f))
@@ -357,6 +376,7 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
 {
 	const struct rcc_params *p;
+	struct rcc_params buf;
 	unsigned long flags;
 	int i;
 
@@ -386,12 +406,38 @@ bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st)
 	}
 	if (f->core.congested)
 		st->cnt.congested_ns += st->now_ns - f->episode_start_ns;
-	p = rcc_flow_params(f);
+	p = rcc_flow_params(f, &buf);
 	st->line_rate_bps = rcc_dev_line_rate(rcc_flow_dev(f), p);
+	st->pinned_bps = f->own ? f->own->pinned_bps : 0;
+	st->own_mask = f->own ? f->own->mask : 0;
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
 	st->cnt.pkts = atomic64_read(&f->pkts);
 	return true;
+}
+
+/*
+ * Give @f what it has of its own (@own, or NULL for nothing; control.c
+ * validates it), replacing what it had: parameters take effect from its
+ * next run, a pinned rate at once.  Returns what to kfree(): the old one,
+ * or @own itself when @f is being destroyed.  Process context.
+ */
+struct rcc_flow_own *rcc_flow_set_own(struct rcc_flow *f,
+				      struct rcc_flow_own *own)
+{
+	struct rcc_flow_own *old = own;
+	unsigned long flags;
+	u64 told;
+
+	spin_lock_irqsave(&f->lock, flags);
+	if (!f->dead) {
+		told = rcc_flow_told(f);
+		old = f->own;
+		f->own = own;
+		rcc_flow_tell(f, told);
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+	return old;
 }
 
 /*

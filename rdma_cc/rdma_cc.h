@@ -63,6 +63,16 @@ struct rcc_dev {
 	struct rcu_head rcu;
 };
 
+/*
+ * What a QP has of its own, through debugfs' qp_control (control.c):
+ * allocated for such QPs only, replaced whole, under the QP's lock.
+ */
+struct rcc_flow_own {
+	unsigned long mask;		/* parameters of its own, bit per enum rcc_param */
+	u32 val[RCC_NR_PARAMS];		/* their values, over the device's */
+	u64 pinned_bps;			/* the rate the driver is told; 0 = none */
+};
+
 /**
  * struct rcc_flow - a QP rdma_cc controls (the hook QP's cc_priv)
  * @hook: the hook's head of the state (first: rdma_cc_hook.h)
@@ -79,6 +89,8 @@ struct rcc_dev {
  * @rcu: for freeing after the hook's readers are done; shares @timer's
  *	storage, unused once the QP is dead and its timer cancelled
  * @hqp: the driver's QP; its device's cc_priv is the struct rcc_dev
+ * @own: what the QP has of its own (control.c), under @lock; NULL for
+ *	nearly every QP: 8 bytes here, the rest only where it is used
  *
  * One a QP, from a kmem_cache of its own, so every byte here is paid
  * 100,000 times on a big host: the rate the driver was last told is
@@ -100,6 +112,7 @@ struct rcc_flow {
 		struct rcu_head rcu;
 	};
 	struct rdma_cc_hook_qp *hqp;
+	struct rcc_flow_own *own;
 };
 
 static inline struct rcc_dev *rcc_flow_dev(const struct rcc_flow *f)
@@ -118,6 +131,8 @@ struct rcc_flow_state {
 	struct rcc_counters cnt;
 	u64 line_rate_bps;
 	u64 told_bps;
+	u64 pinned_bps;
+	unsigned long own_mask;
 	u64 episode_start_ns;
 	u64 now_ns;
 	bool timer_armed;
@@ -139,6 +154,8 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate);
 void rcc_flow_cnp(void *priv);
 void rcc_flow_tx(void *priv, u32 npkts);
 bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st);
+struct rcc_flow_own *rcc_flow_set_own(struct rcc_flow *f,
+				      struct rcc_flow_own *own);
 bool rcc_dev_flow_state(struct rcc_dev *d, unsigned long *qpn,
 			struct rcc_flow_state *st);
 void rcc_dev_counters(struct rcc_dev *d, struct rcc_counters *sum,
@@ -155,6 +172,11 @@ int rcc_dev_sysfs_add(struct rcc_dev *d);
 void rcc_dev_sysfs_del(struct rcc_dev *d);
 struct attribute *rcc_dev_attr(enum rcc_param id);
 u64 rcc_dev_line_rate(struct rcc_dev *d, const struct rcc_params *p);
+
+/* control.c: per-QP parameters and pinned rates; the drivers' snapshot */
+void rcc_control_add_dev(struct rcc_dev *d);
+int rcc_control_command(struct rcc_dev *d, char *buf, size_t count);
+void rcc_flow_snapshot(void *priv, struct rdma_cc_qp_snapshot *snap);
 
 /* debugfs.c: reads QPs only through rcc_flow_state() */
 struct seq_file;

@@ -42,6 +42,7 @@
  *	...
  *	rdma_cc_hook_cnp(qp);			// any context, per CNP
  *	rdma_cc_hook_tx(qp, npkts);		// any context, per packet(s) sent
+ *	rdma_cc_hook_qp_snapshot(qp, &snap);	// to show the QP's CC state
  *	...
  *	rdma_cc_hook_del_qp(qp);		// process context, may sleep
  *	rdma_cc_hook_unregister_dev(dev);	// process context, may sleep
@@ -91,6 +92,24 @@
 
 struct rdma_cc_hook_dev;
 struct rdma_cc_hook_qp;
+
+/*
+ * One QP's congestion control state as rdma_cc_hook_qp_snapshot() copies it
+ * for the driver, to show its operators (rxe puts it in "rdma resource show
+ * qp -dd").  A consistent copy, taken under the congestion control's per-QP
+ * lock; the driver never reads the congestion control's own structures.
+ */
+struct rdma_cc_qp_snapshot {
+	u64 line_rate_bps;	/* R: the rate the QP recovers to */
+	u64 current_bps;	/* the loop's rate; R when not congested */
+	u64 target_bps;		/* the loop's target rate */
+	u64 pinned_bps;		/* rate pinned for an experiment; 0 = none */
+	u64 episodes;		/* congestion episodes started */
+	u64 cnps;		/* CNPs received */
+	u32 estimate_ppm;	/* the congestion estimate, in millionths */
+	bool congested;		/* in an episode */
+	bool params_own;	/* the QP has parameters of its own */
+};
 
 /* What a driver provides for each device. */
 struct rdma_cc_rp_ops {
@@ -153,6 +172,11 @@ struct rdma_cc_cc_ops {
 	 */
 	void (*cnp)(void *qp_priv);
 	void (*tx)(void *qp_priv, u32 npkts);
+	/*
+	 * Copy the state of a QP for rdma_cc_hook_qp_snapshot(); optional.
+	 * The contexts of cnp()/tx(); never sleeps.
+	 */
+	void (*qp_snapshot)(void *qp_priv, struct rdma_cc_qp_snapshot *snap);
 };
 
 struct rdma_cc_hook_dev {
@@ -217,5 +241,9 @@ static inline bool rdma_cc_hook_qp_controlled(const struct rdma_cc_hook_qp *qp)
 {
 	return rcu_access_pointer(qp->cc_priv);
 }
+
+/* @qp's congestion control state, for the driver to show (see hook.c). */
+int rdma_cc_hook_qp_snapshot(struct rdma_cc_hook_qp *qp,
+			     struct rdma_cc_qp_snapshot *snap);
 
 #endif /* RDMA_CC_HOOK_H */

@@ -52,12 +52,7 @@ u64 rcc_dev_line_rate(struct rcc_dev *d, const struct rcc_params *p)
 /* What @d's runs use: its own written values over the global ones. */
 static void rcc_dev_params_build(const struct rcc_dev *d, struct rcc_params *p)
 {
-	int i;
-
-	*p = rcc_global;
-	for (i = 0; i < RCC_NR_PARAMS; i++)
-		if (d->own_mask & BIT(i))
-			rcc_param_set(p, i, d->own[i]);
+	rcc_params_overlay(p, &rcc_global, d->own_mask, d->own);
 }
 
 static void rcc_dev_params_publish(struct rcc_dev *d,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.h - rdma_cc's tracepoints: rdma_cc:run, and rdma_cc:episode_start
- * and rdma_cc:episode_end of one class (trace-cmd record -e rdma_cc, perf
- * record -e 'rdma_cc:*').
+ * trace.h - rdma_cc's tracepoints: rdma_cc:run, rdma_cc:episode_start and
+ * rdma_cc:episode_end of one class, and rdma_cc:cnp (trace-cmd record -e
+ * rdma_cc, perf record -e 'rdma_cc:*'; tools/rdma-cc-plot draws them).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rdma_cc
@@ -111,6 +111,17 @@ DEFINE_EVENT_PRINT(rcc_episode, episode_end,
 			     __get_str(dev), __entry->qpn, __entry->t_ns,
 			     __entry->duration_ns,
 			     __entry->recovered ? "recovered" : "detached")
+);
+
+/* A CNP arrived for the QP (before the loop sees it). */
+TRACE_EVENT(cnp,
+	    TP_PROTO(const char *dev, u32 qpn),
+	    TP_ARGS(dev, qpn),
+	    TP_STRUCT__entry(__string(dev, dev)
+			     __field(u32, qpn)),
+	    TP_fast_assign(rcc_assign_str(dev, dev);
+			   __entry->qpn = qpn;),
+	    TP_printk("%s qp %u", __get_str(dev), __entry->qpn)
 );
 
 #endif /* RDMA_CC_TRACE_H */

@@ -5,7 +5,9 @@
 # Groups: base (the core and tools), module (rdma_cc.ko, style checks),
 # kunit (UML KUnit), kunit-smp (KUnit in an x86_64 qemu guest), vm (the
 # qemu testbed), plot (PNG plots), bench (make bench: callgrind, ns-3 for
-# the speed reference), fuzz, dkms, k6.12 (the 6.12 kernels: Debian 12's
+# the speed reference), fuzz, dkms, ops (what operators use on the
+# testbed: iproute2's rdma, Prometheus' node exporter, trace-cmd, gnuplot),
+# k6.12 (the 6.12 kernels: Debian 12's
 # 6.12 LTS headers and image, generic and PREEMPT_RT, and linux-source-6.12).
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -44,6 +46,8 @@ for group in "$@"; do
 		       linux-headers-amd64 linux-source-6.1 xz-utils bc flex bison
 		       clang bpftool linux-libc-dev) ;;
 	plot)	pkgs+=(gnuplot-nox) ;;
+	ops)	pkgs+=(iproute2 prometheus-node-exporter trace-cmd gnuplot-nox
+		       python3 curl) ;;
 	bench)	pkgs+=(gcc g++ make libc6-dev valgrind pkg-config ns3 libns3-dev) ;;
 	fuzz)	pkgs+=(clang libclang-rt-14-dev) ;;
 	dkms)	pkgs+=(dkms linux-headers-amd64) ;;

@@ -114,7 +114,7 @@ hv_victim_state() {
 			sleep 0.1
 		done
 	fi
-	for f in cnp_rcvd cnp_ignored; do printf '%s=%s ' \$f "\$(cat \$c/\$f)"; done
+	for f in rp_cnp_handled rp_cnp_ignored; do printf '%s=%s ' \$f "\$(cat \$c/\$f)"; done
 	awk -v q=$2 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
 		\$1 == q { printf "congested=%s cnps=%s current_bps=%s", \$c["congested"], \$c["cnps"], \$c["current_bps"] }
 		END { print "" }' /sys/kernel/debug/rdma_cc/rxe0/qps
@@ -174,8 +174,8 @@ hv_forge_run() {
 		"truncated_bth truncated_bth $rip $qpn" \
 		"cnp control_peer $rip $qpn"; do
 		read -r kind name src qp <<<"$spec"
-		local cnt=$n key=cnp_ignored
-		[ "$name" = control_peer ] && { cnt=1; key=cnp_rcvd; }
+		local cnt=$n key=rp_cnp_ignored
+		[ "$name" = control_peer ] && { cnt=1; key=rp_cnp_handled; }
 		st0=$(hv_victim_state "$v" "$qpn")
 		hv_forge_send "$f" "$kind" "$src" "$vip" "$qp" "$cnt" >>"$d/forge.log" 2>&1
 		# wait until rxe has counted them.  truncated_bth is dropped
@@ -188,7 +188,7 @@ hv_forge_run() {
 			want=1
 		fi
 		st1=$(hv_victim_state "$v" "$qpn" $key $(( $(tb_kv $key "$st0") + want )))
-		echo "$name n=$cnt rcvd=+$(( $(tb_kv cnp_rcvd "$st1") - $(tb_kv cnp_rcvd "$st0") )) ignored=+$(( $(tb_kv cnp_ignored "$st1") - $(tb_kv cnp_ignored "$st0") )) congested=$(tb_kv congested "$st1") cnps=+$(( $(tb_kv cnps "$st1") - $(tb_kv cnps "$st0") )) rate0=$(tb_kv current_bps "$st0") rate1=$(tb_kv current_bps "$st1")" >>"$d/result"
+		echo "$name n=$cnt rcvd=+$(( $(tb_kv rp_cnp_handled "$st1") - $(tb_kv rp_cnp_handled "$st0") )) ignored=+$(( $(tb_kv rp_cnp_ignored "$st1") - $(tb_kv rp_cnp_ignored "$st0") )) congested=$(tb_kv congested "$st1") cnps=+$(( $(tb_kv cnps "$st1") - $(tb_kv cnps "$st0") )) rate0=$(tb_kv current_bps "$st0") rate1=$(tb_kv current_bps "$st1")" >>"$d/result"
 	done
 	tb_vm_run "$v" 30 <<<"exec 3<>/sys/kernel/debug/rdma_cc/rxe0/qp; echo $qpn >&3; cat <&3" >"$d/qp-after.txt"
 	for kind in $TB_VMS; do

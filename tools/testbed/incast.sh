@@ -340,7 +340,7 @@ tb_incast_result() {
 			printf "jain=%.3f\n", (sq > 0) ? sum * sum / (nf * sq) : 0
 		}' "$dir/switch.csv"
 	local before after key tot
-	for key in ce_marked_rcvd cnp_sent cnp_rcvd cnp_ignored paced_ns completer_retry_err out_of_seq_request duplicate_request; do
+	for key in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored paced_ns completer_retry_err out_of_seq_request duplicate_request; do
 		tot=0
 		for v in $TB_VMS; do
 			before=$(tb_kv "$key" "$(cat "$dir/stats-before-$v.txt")")
@@ -403,8 +403,8 @@ tb_table() {
 	tb_table_row "CE marked by the switch" switch_marked
 	tb_table_row "drops (switch FIFO + port)" "switch_drops+switch_tap_drops"
 	tb_table_row "CNPs on the wire (tshark)" wire_cnps
-	tb_table_row "CNPs sent (receiver rxe)" rxe_cnp_sent
-	tb_table_row "CNPs ignored (rxe)" rxe_cnp_ignored
+	tb_table_row "CNPs sent (receiver rxe)" rxe_np_cnp_sent
+	tb_table_row "CNPs ignored (rxe)" rxe_rp_cnp_ignored
 	tb_table_row "retransmit events (rxe)" rxe_completer_retry_err
 	tb_table_row "duplicate packets at receiver" rxe_duplicate_request
 	tb_table_row "time paced (ms, all senders)" rxe_paced_ms
