@@ -229,17 +229,15 @@ incast_pid=$!
 # between); rdma-cc-top; then qp_control, each write followed by its exit
 # status, qp_control's list and the QP's attributes.
 tb_vm_run s1 240 >"$out/s1-live.txt" 2>&1 <<-EOS
+# qp_control first, as soon as the QP is under rdma_cc (it lives only as
+# long as the traffic, and a VM of a loaded machine is slow); then, once
+# it has had an episode, rdma resource against debugfs
 for i in \$(seq 600); do
-	q=\$(rdma resource show qp -dd | sed -n 's/.* lqpn \([0-9]*\) .*drv_cc_episodes \([1-9][0-9]*\) .*/\1/p' | head -n 1)
+	q=\$(rdma resource show qp -dd | sed -n 's/.* lqpn \([0-9]*\) .*drv_cc_congested.*/\1/p' | head -n 1)
 	[ -n "\$q" ] && break
 	sleep 0.2
 done
 echo "qpn: \$q"
-rdma resource show qp -dd lqpn \$q
-echo \$q >/sys/kernel/debug/rdma_cc/rxe0/qp
-cat /sys/kernel/debug/rdma_cc/rxe0/qp | tr -d ' ' | sed 's/^/dbg_/'
-rdma resource show qp -dd lqpn \$q
-$ccTop --once --format=json | sed 's/^/json /'
 c=/sys/kernel/debug/rdma_cc/rxe0/qp_control
 # no process per bad write (builtins only): the QP lives only as long as
 # the traffic, and a VM of a loaded machine is slow to start processes
@@ -263,11 +261,21 @@ try "\$q unpin"
 cc
 try "\$q clear"
 cc
+echo "write: end"
+for i in \$(seq 300); do
+	rdma resource show qp -dd lqpn \$q | grep -q 'drv_cc_episodes [1-9]' && break
+	sleep 0.2
+done
+rdma resource show qp -dd lqpn \$q
+echo \$q >/sys/kernel/debug/rdma_cc/rxe0/qp
+cat /sys/kernel/debug/rdma_cc/rxe0/qp | tr -d ' ' | sed 's/^/dbg_/'
+rdma resource show qp -dd lqpn \$q
+$ccTop --once --format=json | sed 's/^/json /'
 EOS
 qpn=$(sed -n 's/^qpn: //p' "$out/s1-live.txt")
 echo "  s1's QP: ${qpn:-none}"
-sed -n '/^write: /,$p' "$out/s1-live.txt" >"$out/control.txt"
-sed '/^write: /,$d' "$out/s1-live.txt" >"$out/res.txt"
+sed -n '/^write: /,/^write: end/p' "$out/s1-live.txt" | sed '$d' >"$out/control.txt"
+sed -n '/^write: end/,$p' "$out/s1-live.txt" | sed 1d >"$out/res.txt"
 res_ok() {
 	local f=$out/res.txt
 	python3 - "$f" "$qpn" <<-'EOF'
