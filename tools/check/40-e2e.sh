@@ -5,14 +5,21 @@
 # ECN-marking switch, with and without rdma_cc (tools/testbed/).
 #
 # Boots the testbed (receiver r, senders s1 s2, the switch namespace), then
-# runs the same 2:1 incast of ib_write_bw three times: without rdma_cc, with
-# it, and with it unloaded and loaded again in the senders while traffic
-# runs.  Every assertion reads real counters: the switch's marker and FIFO,
-# captures on its port decoded by tshark, rxe's hw counters (rdma
-# statistic), rdma_cc's debugfs, ib_write_bw's results, dmesg.  Prints both
-# runs' figures side by side.  E2E_DURATION (s, default 30 on 6.1, 15 on
-# the other kernels) sets each run's length.  What cannot run (no patched rxe, no module) is reported as
-# "not ok ... (reason)".
+# runs the same 2:1 incast three times: without rdma_cc, with it, and with
+# it unloaded and loaded again in the senders while traffic runs.  Each
+# sender runs TB_QPS (8) RC QPs of ib_write_bw, so that without congestion
+# control the RC windows overflow the bottleneck's buffer; the first two
+# runs also carry a latency victim (ib_send_lat from s1 through the same
+# bottleneck).  Every assertion reads real counters: the switch's marker
+# and FIFO, captures on its port decoded by tshark, rxe's hw counters (rdma
+# statistic), rdma_cc's debugfs, perftest's results, dmesg.  The
+# differences between the first two runs are asserted with margins
+# (E2E_* below) that hold on a loaded machine; a congestion control that
+# does not react fails them (TB_CC_KO=.../fixed_rate.ko, see
+# Documentation/testbed.rst).  Prints the runs' figures side by side.
+# E2E_DURATION (s, default 40 on 6.1, 30 on the other kernels) sets each
+# run's length.  What cannot run (no patched rxe, no module) is reported
+# as "not ok ... (reason)".
 #
 # All of it once per kernel (6.1, 6.12, 6.12-rt; E2E_KERNELS, else
 # RCC_CHECK_KERNELS, narrows it): the VMs boot that kernel's Debian image
@@ -31,9 +38,16 @@ if [ -z "${RCC_SUITE_KERNEL:-}" ]; then
 fi
 kl=$RCC_SUITE_KERNEL
 start=$(date +%s)
-# 6.1 runs 30 s, the other kernels 15 s (CI's time: each kernel's run is
-# a whole testbed boot and three incasts)
-dur=${E2E_DURATION:-$([ "$kl" = 6.1 ] && echo 30 || echo 15)}
+# 6.1 runs 40 s, the other kernels 30 s (CI's time: each kernel's run is
+# a whole testbed boot and three incasts; the window where both senders
+# send is the duration less 4 s and the senders' connection skew)
+dur=${E2E_DURATION:-$([ "$kl" = 6.1 ] && echo 40 || echo 30)}
+# The differences rdma_cc must make (with / without), each with a margin
+# against what it made on a loaded 2-core machine (Documentation/testbed.rst
+# has the measured figures):
+E2E_DROPS_MIN=2000	# without: the switch drops more than this (47,673-68,461)
+E2E_RETX_MIN=50		# without: rxe retransmits more often than this (1,037-1,368)
+E2E_DROPS_RATIO=0.25	# with: at most this fraction of the drops without (0.05-0.14)
 
 ok() { echo "ok e2e[$kl]: $*"; }
 nok() { echo "not ok e2e[$kl]: $*"; }
@@ -46,13 +60,15 @@ check() {	# check NAME CONDITION-COMMAND... ; prints ok/not ok
 RUN_TESTS=(
 	"incast without rdma_cc completes"
 	"without rdma_cc: the switch marks CE"
+	"without rdma_cc: the bottleneck overflows, rxe retransmits"
 	"incast with rdma_cc completes"
 	"with rdma_cc: the switch marks CE and CE packets leave its port"
 	"with rdma_cc: CNPs cross the switch and tshark decodes them as RoCEv2 CNPs"
 	"with rdma_cc: every CNP the receiver sent is on the wire and reached a sender"
 	"with rdma_cc: every sender's rdma_cc shows episodes, cuts and increases"
 	"with rdma_cc: the senders were paced"
-	"with rdma_cc: the switch drops nothing"
+	"with rdma_cc: far fewer drops"
+	"with rdma_cc: every bulk QP held in an episode at rates near the fair share"
 	"with rdma_cc: the bottleneck stays above 85% utilised"
 	"rdma_cc unloaded and reloaded under traffic, traffic survives"
 	"no WARNING or BUG in any VM's kernel log"
@@ -130,10 +146,14 @@ senders_ok() {	# every sender's ib_write_bw exited 0 with a goodput > 0
 TB_TCLASS=2 tb_incast without 0 "$dur"
 check "incast without rdma_cc completes" senders_ok without
 check "without rdma_cc: the switch marks CE" gt "$(num without switch_marked)" 0
+retx() { echo $(( $(num "$1" rxe_completer_retry_err) + $(num "$1" rxe_rcvd_seq_err) )); }
+drops() { echo $(( $(num "$1" switch_drops) + $(num "$1" switch_tap_drops) )); }
+check "without rdma_cc: the bottleneck overflows, rxe retransmits ($(drops without) drops > $E2E_DROPS_MIN, $(retx without) retransmissions > $E2E_RETX_MIN)" \
+	eval '[ "$(drops without)" -gt $E2E_DROPS_MIN ] && [ "$(retx without)" -gt $E2E_RETX_MIN ]'
 
 if [ "$have_cc" = 0 ] || [ "$patched" = 0 ]; then
 	reason=$([ "$have_cc" = 0 ] && echo "no rdma_cc.ko" || echo "rxe not patched")
-	for t in "${RUN_TESTS[@]:2:9}"; do nok "$t ($reason)"; done
+	for t in "${RUN_TESTS[@]:3:10}"; do nok "$t ($reason)"; done
 else
 	tb_incast with 1 "$dur"
 	check "incast with rdma_cc completes" senders_ok with
@@ -173,12 +193,28 @@ else
 	}
 	check "with rdma_cc: every sender's rdma_cc shows episodes, cuts and increases" cc_acts
 	check "with rdma_cc: the senders were paced ($(num with rxe_paced_ms) ms)" gt "$(num with rxe_paced_ns)" 0
-	check "with rdma_cc: the switch drops nothing ($(num with switch_drops) FIFO, $(num with switch_tap_drops) port)" \
-		eval '[ "$(num with switch_drops)" = 0 ] && [ "$(num with switch_tap_drops)" = 0 ]'
+	# fewer drops than E2E_DROPS_RATIO of those without (a run that
+	# dropped less than E2E_DROPS_MIN without cannot show it: it failed
+	# above)
+	check "with rdma_cc: far fewer drops ($(drops with) <= $E2E_DROPS_RATIO x $(drops without))" \
+		awk -v a="$(drops with)" -v b="$(drops without)" -v r="$E2E_DROPS_RATIO" 'BEGIN { exit !(b > 0 && a <= r * b) }'
+	# Goodput, the victim's p99 and the queue's median are printed, not
+	# asserted: with the reworked pacing they came out from no better to
+	# 3x better run to run (Documentation/testbed.rst).
+	# the rates rdma_cc set for the bulk QPs (over the window's second
+	# half): every bulk QP sampled, in an episode most of the time, the
+	# means of their rates summing to at most 3x the bottleneck (after
+	# an increase a QP's rate is above what its VM can send, so the sum
+	# of the means exceeds what the QPs send; with the line rate R = 20
+	# Mbit/s it was 18x) and Jain's fairness across the QPs above 0.6
+	check "with rdma_cc: every bulk QP held in an episode at rates near the fair share ($(num with cc_qps) of $(num with cc_bulk_qps) QPs, $(num with cc_congested_pct)% of the time, sum $(num with cc_rate_sum_mbps) Mbit/s, Jain $(num with cc_rate_jain))" \
+		awk -v n="$(num with cc_qps)" -v q=$((TB_SENDERS * TB_QPS)) -v s="$(num with cc_rate_sum_mbps)" \
+			-v b="$TB_BOTTLENECK_MBIT" -v j="$(num with cc_rate_jain)" -v c="$(num with cc_congested_pct)" \
+			'BEGIN { exit !(n == q && c >= 50 && s > 0 && s <= 3 * b && j > 0.6) }'
 	check "with rdma_cc: the bottleneck stays above 85% utilised ($(res with utilisation_pct)%)" \
 		gt "$(num with utilisation_pct)" 85
 
-	tb_incast reload 1 $((dur + 10)) 1
+	TB_VICTIM=0 tb_incast reload 1 "$dur" 1
 	reload_ok() {
 		local d=$TB_RUN/reload
 		[ "$(grep -c ' ok$' "$d/reload.log" 2>/dev/null)" = $((2 * TB_SENDERS)) ] || return 1

@@ -5,10 +5,13 @@
 #
 # Installs what it needs (deps.sh vm plot), builds rdma_cc.ko,
 # rdma_cc_hook.ko and the patched rdma_rxe.ko, boots the testbed (three
-# qemu VMs behind an ECN-marking switch namespace, tools/testbed/), runs a
-# 2:1 incast of ib_write_bw with rdma_cc loaded in the senders, prints each
-# QP's rate, estimate and CNP count as it goes, and at the end writes a PNG
-# of each QP's rate and the switch queue over time and a summary table.
+# qemu VMs behind an ECN-marking switch namespace, tools/testbed/), runs
+# the same 2:1 incast twice -- each sender TB_QPS (8) RC QPs of
+# ib_write_bw, and an ib_write_lat latency victim through the same
+# bottleneck -- first without rdma_cc, then with it loaded in the senders,
+# prints each sender's rate, rdma_cc's rate, estimate and CNP count as it
+# goes, and at the end the two runs' figures side by side and a PNG of
+# both (rates, queue and drops, the victim's latency over time).
 #
 # DEMO_DURATION (s, default 40) and DEMO_OUT (the PNG, default
 # $RDMA_CC_CACHE/demo/rdma_cc-demo.png) change what it does; the
@@ -36,14 +39,17 @@ trap 'exit 130' INT TERM
 tb_rxe_needs_hook ||
 	rcc_log "warning: rdma_rxe.ko is not the patched one: rdma_cc cannot act"
 tb_up || rcc_die "the testbed did not come up (logs in $TB_RUN)"
-tb_incast demo 1 "${DEMO_DURATION:-40}" ||
-	rcc_die "the incast failed (logs in $TB_RUN/demo)"
+tb_incast without 0 "${DEMO_DURATION:-40}" ||
+	rcc_die "the incast without rdma_cc failed (logs in $TB_RUN/without)"
+tb_incast with 1 "${DEMO_DURATION:-40}" ||
+	rcc_die "the incast with rdma_cc failed (logs in $TB_RUN/with)"
 
 echo
-tb_table demo
-"$here/plot" "$TB_RUN/demo" "$out" \
-	"rdma_cc demo: 2:1 incast of ib_write_bw through a ${TB_BOTTLENECK_MBIT} Mbit/s ECN-marking bottleneck" ||
+tb_table without with
+"$here/plot" "$out" \
+	"rdma_cc demo: 2:1 incast, $TB_QPS QPs of ib_write_bw per sender and an ib_write_lat victim, through a ${TB_BOTTLENECK_MBIT} Mbit/s bottleneck with a $((TB_BUFFER_BYTES / 1024)) KB buffer" \
+	"$TB_RUN/without" "$TB_RUN/with" ||
 	rcc_die "plotting failed"
 echo
 echo "plot: $out"
-echo "run data: $TB_RUN/demo"
+echo "run data: $TB_RUN/without $TB_RUN/with"

@@ -22,17 +22,34 @@
 #   result            key=value lines: the run's figures (tb_incast_result)
 
 : "${TB_MSG_BYTES:=65536}"
+: "${TB_QPS:=8}"
+# ib_write_bw's extra flags (-e, sleeping on completion events, is "not
+# available on WRITE verb")
+: "${TB_BW_FLAGS=}"
 : "${TB_TCLASS:=0}"
 # the QPs' ACK timeout: 4.096 us << 18 = 1.07 s, above the longest queueing delay
 : "${TB_QP_TIMEOUT:=18}"
 : "${TB_STATUS_S:=2}"
 : "${TB_SAMPLE_S:=0.25}"
+# the latency victim: TB_VICTIM_PROG from TB_VICTIM_VM to the receiver
+# through the same bottleneck, in rounds of TB_VICTIM_ITERS exchanges of
+# TB_VICTIM_BYTES (TB_VICTIM=0: none)
+: "${TB_VICTIM:=1}"
+: "${TB_VICTIM_VM:=s1}"
+: "${TB_VICTIM_PROG:=ib_send_lat -e}"
+: "${TB_VICTIM_BYTES:=64}"
+: "${TB_VICTIM_ITERS:=2000}"
+TB_VICTIM_PORT=18600
 # rdma_cc's parameters for the testbed (Documentation/testbed.rst says why)
-: "${TB_CC_PARAMS:=data_rate_mbps=20 control_interval_ns=100000000 line_rate_margin_mbps=1 congestion_probability_weight=64}"
+: "${TB_CC_PARAMS:=data_rate_mbps=2 control_interval_ns=100000000 line_rate_margin_mbps=0 congestion_probability_weight=64 minimum_rate_percent=10 num_control_loops_per_increase=10}"
+
+# The congestion control module: rdma_cc.ko, or a test-only one with the
+# same hook (TB_CC_KO=.../fixed_rate.ko, which never reacts).
+tb_cc_name() { basename "$TB_CC_KO" .ko; }
 
 tb_cc_load() {
 	tb_vm_run "$1" 30 <<-EOS
-	if ! grep -q '^rdma_cc ' /proc/modules; then
+	if ! grep -q '^$(tb_cc_name) ' /proc/modules; then
 		insmod $TB_CC_KO $TB_CC_PARAMS || exit 1
 	fi
 	EOS
@@ -45,16 +62,16 @@ tb_cc_unload() {
 }
 
 tb_cc_unload_script() {
-	cat <<-'EOS'
+	sed "s/@CC@/$(tb_cc_name)/g" <<-'EOS'
 	touch /tmp/sampler.pause
 	trap 'rm -f /tmp/sampler.pause' EXIT
 	sleep 0.3
 	for i in $(seq 100); do
-		grep -q '^rdma_cc ' /proc/modules || exit 0
-		rmmod rdma_cc 2>/dev/null && exit 0
+		grep -q '^@CC@ ' /proc/modules || exit 0
+		rmmod @CC@ 2>/dev/null && exit 0
 		sleep 0.05
 	done
-	rmmod rdma_cc
+	rmmod @CC@
 	EOS
 }
 
@@ -83,17 +100,29 @@ tb_kv() {
 	echo 0
 }
 
-# tb_cc_latest FILE: the last sample line of the busiest QP in an sN-cc.log.
+# tb_cc_latest FILE [all]: the last sample of an sN-cc.log summed over the
+# sender's QPs: "qps=N congested=N rate_bps=SUM cnps=SUM packets=SUM
+# episodes=SUM fr_cut=SUM ..." (a QP out of an episode counts at its line
+# rate, the summary's line_rate_bps); with "all", the last sample of every QP the log saw, also those
+# gone since.  Empty when there is no QP sample.
 tb_cc_latest() {
-	awk '$2 ~ /\/qp[0-9]+$/ { last[$2] = $0; for (i = 3; i <= NF; i++)
-		if ($i ~ /^packets=/) { split($i, a, "="); p[$2] = a[2] } }
-	END { best = ""; for (q in last) if (best == "" || p[q] > p[best]) best = q
-		if (best != "") print last[best] }' "$1" 2>/dev/null
+	awk -v all="${2:-}" '$2 ~ /\/summary$/ { for (i = 3; i <= NF; i++) if ($i ~ /^line_rate_bps=/) lr = substr($i, 15) }
+	$2 ~ /\/qp[0-9]+$/ {
+		if (all == "") { if ($1 != t) { t = $1; n = 0; split("", idx) } }
+		if (!($2 in idx)) idx[$2] = ++n
+		q = idx[$2]; for (i = 3; i <= NF; i++) { split($i, a, "="); kv[q, a[1]] = a[2] } }
+	END { if (!n) exit
+		for (q = 1; q <= n; q++) { c += kv[q, "congested"]
+			r += kv[q, "congested"] == 1 ? kv[q, "current_bps"] : lr }
+		printf "qps=%d congested=%d rate_bps=%d", n, c, r
+		split("cnps packets episodes fr_cut ai_cut fr_inc ai_inc floor_hits", ks, " ")
+		for (j in ks) { s = 0; for (q = 1; q <= n; q++) s += kv[q, ks[j]]; printf " %s=%d", ks[j], s }
+		printf "\n" }' "$1" 2>/dev/null
 }
 
 # tb_status DIR T0: one line per sender of what is going on right now.
 tb_status() {
-	local dir=$1 t0=$2 v i=0 line cc rate est cnps
+	local dir=$1 t0=$2 v i=0 line cc rate
 	line=$(tail -n 1 "$dir/switch.csv" 2>/dev/null)
 	local prev
 	prev=$(tail -n "$((4 * ${TB_STATUS_S%.*} + 1))" "$dir/switch.csv" 2>/dev/null | head -n 1)
@@ -103,14 +132,10 @@ tb_status() {
 			{ dt = $1 - p[1]; if (dt > 0) printf "%.1f", ($(i + 1) - p[i + 1]) * 8 / dt / 1e6; else print "-" }' <<<"$line")
 		cc=$(tb_cc_latest "$dir/$v-cc.log")
 		if [ -n "$cc" ]; then
-			est=$(tb_kv estimate "$cc")
-			cnps=$(tb_kv cnps "$cc")
-			printf '  t=%5.1fs %s %s: wire %6s Mbit/s  rdma_cc rate %6.1f Mbit/s  estimate %s  CNPs %s%s\n' \
-				"$(awk -v a="${line%%,*}" -v b="$t0" 'BEGIN { print a - b }')" "$v" \
-				"$(awk '{ print $2 }' <<<"$cc")" \
-				"$rate" "$(awk -v r="$(tb_kv current_bps "$cc")" 'BEGIN { print r / 1e6 }')" \
-				"$est" "$cnps" \
-				"$([ "$(tb_kv congested "$cc")" = 1 ] && echo "  (congested)")"
+			printf '  t=%5.1fs %s: wire %6s Mbit/s  rdma_cc: %s QPs, %s congested, rates sum %5.2f Mbit/s, CNPs %s\n' \
+				"$(awk -v a="${line%%,*}" -v b="$t0" 'BEGIN { print a - b }')" "$v" "$rate" \
+				"$(tb_kv qps "$cc")" "$(tb_kv congested "$cc")" \
+				"$(awk -v r="$(tb_kv rate_bps "$cc")" 'BEGIN { print r / 1e6 }')" "$(tb_kv cnps "$cc")"
 		else
 			printf '  t=%5.1fs %s: wire %6s Mbit/s  (rdma_cc not loaded)\n' \
 				"$(awk -v a="${line%%,*}" -v b="$t0" 'BEGIN { print a - b }')" "$v" "$rate"
@@ -149,6 +174,67 @@ tb_cc_reload_all() {
 	done
 }
 
+# tb_victim_cmd [SERVER_IP]: the victim's ib_write_lat command line.
+tb_victim_cmd() {
+	echo "$TB_VICTIM_PROG -d rxe0 -x 1 -p $TB_VICTIM_PORT -s $TB_VICTIM_BYTES" \
+		"-n $TB_VICTIM_ITERS -U --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT $*"
+}
+
+# tb_victim_start NAME: the victim's server on the receiver and its client
+# on TB_VICTIM_VM, each a loop of rounds until /tmp/victim.stop exists.
+# The client appends every round's unsorted samples (perftest's half
+# round trips, us) and "end <epoch seconds>" when the round ended to
+# /tmp/victim.log.
+tb_victim_start() {
+	local name=$1
+	tb_vm_run r 30 <<<'rm -f /tmp/victim.stop' >/dev/null
+	tb_vm_spawn r "vsrv-$name" <<-EOS
+	while [ ! -e /tmp/victim.stop ]; do
+		$(tb_victim_cmd) >/dev/null 2>&1 || sleep 0.2
+	done
+	EOS
+	tb_vm_spawn "$TB_VICTIM_VM" "victim-$name" <<-EOS
+	rm -f /tmp/victim.stop /tmp/victim.log /tmp/victim.round
+	while [ ! -e /tmp/victim.stop ]; do
+		if $(tb_victim_cmd "$(tb_ip r)") >/tmp/victim.round 2>&1; then
+			grep -E '^[0-9]+, [0-9.e+]+\$' /tmp/victim.round >>/tmp/victim.log
+			echo "end \$EPOCHREALTIME" >>/tmp/victim.log
+		else
+			sleep 0.5
+		fi
+	done
+	cat /tmp/victim.log
+	EOS
+	# until its first round has connected (its output shows the peer)
+	tb_vm_run "$TB_VICTIM_VM" 120 <<-'EOS' || rcc_log "victim: not connected after 120 s"
+	for i in $(seq 600); do
+		grep -q 'remote address' /tmp/victim.round 2>/dev/null && exit 0
+		sleep 0.2
+	done
+	exit 1
+	EOS
+}
+
+# tb_victim_stop NAME DIR OFFSET: end the victim's loops (the round under
+# way finishes first) and write DIR/victim.csv: "host_time,latency_us" of
+# every sample, its time reconstructed backwards from its round's end.
+tb_victim_stop() {
+	local name=$1 dir=$2 off=$3
+	for v in r "$TB_VICTIM_VM"; do
+		tb_vm_run "$v" 30 <<<'touch /tmp/victim.stop' >/dev/null
+	done
+	# the round's remaining exchanges go at the unloaded round trip
+	tb_vm_join "$TB_VICTIM_VM" "victim-$name" 150 >"$dir/victim.log" 2>&1
+	tb_vm_pkill "${TB_VICTIM_PROG%% *}" r "$TB_VICTIM_VM"
+	tb_vm_join r "vsrv-$name" 30 >/dev/null 2>&1
+	awk -F'[, ]+' -v o="$off" '
+		$1 == "end" { e = $2 - o
+			for (i = n; i >= 1; i--) { t[i] = e; e -= 2 * l[i] / 1e6 }
+			for (i = 1; i <= n; i++) printf "%.3f,%s\n", t[i], l[i]
+			n = 0; next }
+		NF == 2 { l[++n] = $2 }' "$dir/victim.log" >"$dir/victim.csv"
+}
+
 tb_incast() {
 	local name=$1 cc=$2 dur=$3 reload=${4:-0}
 	local dir=$TB_RUN/$name v i port t0 rtap stap_list="" off
@@ -159,10 +245,10 @@ tb_incast() {
 	rtap=$(tb_tap r)
 	for v in $TB_SENDERS_LIST; do
 		stap_list+=${stap_list:+,}$(tb_tap "$v")
+		# a fresh rdma_cc (TB_CC_PARAMS, zero counters) for every run
+		tb_cc_unload "$v" || return 1
 		if [ "$cc" = 1 ]; then
 			tb_cc_load "$v" || { rcc_log "incast: loading rdma_cc on $v failed"; return 1; }
-		else
-			tb_cc_unload "$v" || return 1
 		fi
 		offs[$v]=$(tb_vm_clock_offset "$v") || return 1
 	done
@@ -175,13 +261,14 @@ tb_incast() {
 	# A server or client a failed run left behind would hold a port or
 	# connect to the wrong peer: no ib_write_bw outlives its run.
 	tb_vm_pkill ib_write_bw $TB_VMS
+	tb_vm_pkill "${TB_VICTIM_PROG%% *}" $TB_VMS
 	# Servers first, one port per sender.
 	i=0
 	for v in $TB_SENDERS_LIST; do
 		i=$((i + 1))
 		port=$((18514 + i))
 		tb_vm_spawn r "srv$i" <<-EOS
-		exec ib_write_bw -d rxe0 -x 1 -p $port -q 1 -F --report_gbits -s $TB_MSG_BYTES -D $dur --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT
+		exec ib_write_bw -d rxe0 -x 1 -p $port -q $TB_QPS $TB_BW_FLAGS -F --report_gbits -s $TB_MSG_BYTES -D $dur --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT
 		EOS
 	done
 	# The clients connect over TCP first: wait until every server listens.
@@ -212,11 +299,14 @@ tb_incast() {
 		rm -f "$TB_RUN/$v/ctl/cc-samples.log"
 		tb_vm_spawn "$v" sampler <<-EOS
 		echo \$\$ >/tmp/sampler.pid
-		exec $tb_here/guest-sample-cc.sh /mnt/cc-samples.log $TB_SAMPLE_S
+		exec nice -n -10 $tb_here/guest-sample-cc.sh /mnt/cc-samples.log $TB_SAMPLE_S
 		EOS
 	done
 	sleep 1
 
+	# The victim first: it connects (seconds under TCG) before the bulk
+	# traffic starts, so that its samples cover the whole window.
+	[ "$TB_VICTIM" = 1 ] && tb_victim_start "$name"
 	t0=$(date +%s.%N)
 	echo "$t0" >"$dir/t0"
 	i=0
@@ -224,7 +314,7 @@ tb_incast() {
 		i=$((i + 1))
 		port=$((18514 + i))
 		tb_vm_spawn "$v" "bw-$name" <<-EOS
-		exec ib_write_bw -d rxe0 -x 1 -p $port -q 1 -F --report_gbits -s $TB_MSG_BYTES -D $dur --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT $(tb_ip r)
+		exec ib_write_bw -d rxe0 -x 1 -p $port -q $TB_QPS $TB_BW_FLAGS -F --report_gbits -s $TB_MSG_BYTES -D $dur --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT $(tb_ip r)
 		EOS
 	done
 	rcc_log "incast $name: ${TB_SENDERS_LIST// /+} -> r for ${dur}s, rdma_cc $([ "$cc" = 1 ] && echo loaded || echo not loaded)"
@@ -274,6 +364,7 @@ tb_incast() {
 		tb_vm_run "$v" <<<'kill "$(cat /tmp/sampler.pid)" 2>/dev/null; true' >/dev/null
 	done
 	tb_vm_pkill ib_write_bw $TB_VMS
+	[ "$TB_VICTIM" = 1 ] && tb_victim_stop "$name" "$dir" "${offs[$TB_VICTIM_VM]}"
 	sleep 1
 	for v in $TB_SENDERS_LIST; do
 		awk -v o="${offs[$v]}" '{ $1 = sprintf("%.3f", $1 - o); print }' \
@@ -291,14 +382,93 @@ tb_incast() {
 	tb_incast_result "$dir" "$cc" "$dur" >"$dir/result"
 }
 
+# tb_window SWITCH_CSV DURATION: "start end" of a run's traffic window
+# (host clock), the time every sender sends: from 2 s after the last
+# sender's port first received traffic to 2 s before the first sender's
+# end (ib_write_bw sends for DURATION after it connected, and connecting
+# takes each sender its own few seconds under TCG).
+tb_window() {
+	# a sender has started when its port received more than 1 Mbit/s
+	# over a second (the victim's 64-byte ping-pongs stay far below)
+	awk -F, -v d="$2" '{ nf = NF - 2; k++; t[k] = $1
+		for (j = k; j > 1 && t[k] - t[j - 1] <= 1.0; j--) ;
+		for (i = 1; i <= nf; i++) { b[k, i] = $(i + 1)
+			if (!(i in st) && t[k] - t[j] >= 0.5 &&
+			    (b[k, i] - b[j, i]) * 8 / (t[k] - t[j]) > 1e6) { st[i] = t[j]; ns++ } } }
+		ns == nf && !done { lo = hi = st[1]; for (i in st) { if (st[i] > hi) hi = st[i]; if (st[i] < lo) lo = st[i] }
+			done = 1 }
+		END { if (done) printf "%.3f %.3f\n", hi + 2, lo + d - 2 }' "$1" 2>/dev/null
+}
+
+# tb_pctl PREFIX SUFFIX: of the numbers on stdin, PREFIX_samples and the
+# median, 99th percentile (nearest rank) and maximum as PREFIX_p50SUFFIX...
+tb_pctl() {
+	sort -g | awk -v p="$1" -v u="$2" '{ v[++n] = $1 }
+		END { printf "%s_samples=%d\n", p, n; if (!n) exit
+		      printf "%s_p50%s=%.0f\n%s_p99%s=%.0f\n%s_max%s=%.0f\n", p, u, v[int(n * 0.5 + 0.999999)], \
+			p, u, v[int(n * 0.99 + 0.999999)], p, u, v[n] }'
+}
+
+# tb_bulk_qps DIR: "sN:qpQPN ..." of every bulk QP (from ib_write_bw's
+# output on each sender: its local QPNs), the names tb_cc_rates keys on.
+tb_bulk_qps() {
+	local v
+	for v in $TB_SENDERS_LIST; do
+		awk -v v="$v" '/local address:.* QPN 0x/ { for (i = 1; i < NF; i++) if ($i == "QPN")
+			printf "%s:qp%d ", v, strtonum_hex($(i + 1)) }
+			function strtonum_hex(h,   n, c, k) { h = tolower(substr(h, 3)); n = 0
+				for (k = 1; k <= length(h); k++) n = n * 16 + index("0123456789abcdef", substr(h, k, 1)) - 1
+				return n }' "$1/$v.bw" 2>/dev/null
+	done
+}
+
+# tb_cc_rates DIR START END: from the senders' rdma_cc samples over the
+# second half of START..END (the first is convergence), for the bulk QPs
+# (tb_bulk_qps): how many were sampled, the share of their samples in an
+# episode, and over those samples each QP's mean rate: their sum, Jain's
+# fairness across the QPs and the mean as a multiple of the fair share
+# (bottleneck / bulk QPs).  Out of an episode a QP is not paced at all.
+tb_cc_rates() {
+	local dir=$1 ts=$2 te=$3 v
+	for v in $TB_SENDERS_LIST; do
+		[ -s "$dir/$v-cc.log" ] && sed "s|^\([^ ]*\) [^ ]*/|\1 $v:|" "$dir/$v-cc.log"
+	done | awk -v ts="$ts" -v te="$te" -v b="$TB_BOTTLENECK_MBIT" -v bulk="$(tb_bulk_qps "$dir")" '
+		BEGIN { nb = split(bulk, x, " "); for (i = 1; i <= nb; i++) isbulk[x[i]] = 1 }
+		!($2 in isbulk) { next }
+		$1 < ts + (te - ts) / 2 || $1 > te { next }
+		{ for (i = 3; i <= NF; i++) { split($i, a, "="); kv[a[1]] = a[2] }
+		  q = $2; all[q]++; tot++
+		  if (kv["congested"] == 1) { s[q] += kv["current_bps"]; n[q]++; cong++ } }
+		END { for (q in all) k++
+			printf "cc_qps=%d\ncc_bulk_qps=%d\n", k, nb
+			if (!k) exit
+			printf "cc_congested_pct=%.0f\n", 100 * cong / tot
+			for (q in n) { m = s[q] / n[q] / 1e6; kc++; sum += m; sq += m * m }
+			if (!kc) exit
+			printf "cc_rate_sum_mbps=%.2f\ncc_rate_jain=%.3f\ncc_rate_per_fair_share=%.2f\n", \
+				sum * nb / kc, sum * sum / (kc * sq), sum / kc / (b / nb) }'
+}
+
 # tb_incast_result DIR CC DURATION: the figures of a finished run.
 tb_incast_result() {
 	local dir=$1 cc=$2 dur=$3 v i=0 gp list="" sb sa
 	echo "cc=$cc"
 	echo "duration_s=$dur"
+	echo "senders=$TB_SENDERS"
+	echo "qps_per_sender=$TB_QPS"
+	echo "bottleneck_mbit=$TB_BOTTLENECK_MBIT"
+	echo "buffer_bytes=$TB_BUFFER_BYTES"
+	echo "kmin_bytes=$TB_KMIN_BYTES"
+	echo "kmax_bytes=$TB_KMAX_BYTES"
+	echo "cc_params=$TB_CC_PARAMS"
+	echo "bulk_qps=$(tb_bulk_qps "$dir")"
 	for v in $TB_SENDERS_LIST; do
 		i=$((i + 1))
-		gp=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { printf "%.2f", $4 * 1000 }' "$dir/$v.bw")
+		# messages completed in perftest's measured period, the middle
+		# DURATION - 2 * (DURATION / 4) seconds of its run (timed by
+		# alarm(), the guest's kernel clock, not by its imprecise TSC)
+		gp=$(awk -v d="$dur" '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ {
+			printf "%.2f", $1 * $2 * 8 / (d - 2 * int(d / 4)) / 1e6 }' "$dir/$v.bw")
 		echo "goodput_mbps_$v=${gp:-0}"
 		echo "bw_rc_$v=$(cat "$dir/$v.bw.rc")"
 		list+=" ${gp:-0}"
@@ -314,15 +484,18 @@ tb_incast_result() {
 	# The traffic window: from 2 s after the bottleneck first carried
 	# traffic (ib_write_bw connects over TCP first, slowly under TCG) to
 	# 2 s before the senders' end.  In it: the bottleneck's utilisation,
-	# the queue's mean and maximum, each sender's rate on the wire (what
-	# its switch port received) and Jain's fairness of those rates.
-	awk -F, -v d="$dur" -v r="$((TB_BOTTLENECK_MBIT * 1000000))" '
+	# the queue's mean, median, 99th percentile and maximum, each sender's
+	# rate on the wire (what its switch port received) and Jain's fairness
+	# of those rates.
+	local ws we
+	read -r ws we < <(tb_window "$dir/switch.csv" "$dur")
+	echo "window_start=${ws:-0}"
+	echo "window_end=${we:-0}"
+	awk -F, -v ts="${ws:-0}" -v te="${we:-0}" -v r="$((TB_BOTTLENECK_MBIT * 1000000))" '
 		{ n = split($NF, kv, " "); for (j = 1; j <= n; j++) { split(kv[j], x, "="); s[x[1]] = x[2] }
 		  k++; t[k] = $1; sb[k] = s["sent_bytes"]; q[k] = s["backlog"]; nf = NF - 2
 		  for (i = 1; i <= nf; i++) rx[k, i] = $(i + 1) }
 		END {
-			for (i = 1; i <= k && sb[i] - sb[1] < 50000; i++) ;
-			ts = t[i] + 2; te = t[i] + d - 2
 			for (i = 1; i <= k; i++) {
 				if (t[i] < ts || t[i] > te) continue
 				if (!a) a = i; z = i; qs += q[i]; qn++; if (q[i] > qm) qm = q[i]
@@ -339,8 +512,18 @@ tb_incast_result() {
 			printf "wire_mbps_total=%.2f\n", sum
 			printf "jain=%.3f\n", (sq > 0) ? sum * sum / (nf * sq) : 0
 		}' "$dir/switch.csv"
+	awk -F, -v ts="${ws:-0}" -v te="${we:-0}" '{ n = split($NF, kv, " ")
+		for (j = 1; j <= n; j++) { split(kv[j], x, "="); if (x[1] == "backlog") b = x[2] }
+		if ($1 >= ts && $1 <= te) print b }' "$dir/switch.csv" | tb_pctl queue _bytes
+	# The victim's samples in the window.
+	[ -s "$dir/victim.csv" ] &&
+		awk -F, -v ts="${ws:-0}" -v te="${we:-0}" '$1 >= ts && $1 <= te { print $2 }' \
+			"$dir/victim.csv" | tb_pctl victim _us
+	# The rate rdma_cc gave each bulk QP over the window's second half
+	# (the first is convergence), against the fair share.
+	tb_cc_rates "$dir" "$ws" "$we"
 	local before after key tot
-	for key in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored paced_ns completer_retry_err out_of_seq_request duplicate_request; do
+	for key in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored paced_ns completer_retry_err rcvd_seq_err retry_exceeded_err out_of_seq_request duplicate_request; do
 		tot=0
 		for v in $TB_VMS; do
 			before=$(tb_kv "$key" "$(cat "$dir/stats-before-$v.txt")")
@@ -356,7 +539,7 @@ tb_incast_result() {
 	echo "wire_cnps=$cnps"
 	for v in $TB_SENDERS_LIST; do
 		local last
-		last=$(tb_cc_latest "$dir/$v-cc.log")
+		last=$(tb_cc_latest "$dir/$v-cc.log" all)
 		for key in cnps episodes fr_cut ai_cut fr_inc ai_inc floor_hits; do
 			echo "cc_${key}_$v=$(tb_kv "$key" "$last")"
 		done
@@ -399,6 +582,8 @@ tb_table() {
 	tb_table_row "Jain fairness (wire rates)" jain
 	tb_table_row "bottleneck utilisation (%)" utilisation_pct
 	tb_table_row "queue mean (bytes)" queue_mean_bytes
+	tb_table_row "queue p50 (bytes)" queue_p50_bytes
+	tb_table_row "queue p99 (bytes)" queue_p99_bytes
 	tb_table_row "queue max (bytes)" queue_max_bytes
 	tb_table_row "CE marked by the switch" switch_marked
 	tb_table_row "drops (switch FIFO + port)" "switch_drops+switch_tap_drops"
@@ -406,7 +591,19 @@ tb_table() {
 	tb_table_row "CNPs sent (receiver rxe)" rxe_np_cnp_sent
 	tb_table_row "CNPs ignored (rxe)" rxe_rp_cnp_ignored
 	tb_table_row "retransmit events (rxe)" rxe_completer_retry_err
+	tb_table_row "NAKs for a lost PSN (rxe)" rxe_rcvd_seq_err
+	tb_table_row "out of sequence at receiver" rxe_out_of_seq_request
 	tb_table_row "duplicate packets at receiver" rxe_duplicate_request
+	tb_table_row "victim samples (in the window)" victim_samples
+	tb_table_row "victim p50 (us, half RTT)" victim_p50_us
+	tb_table_row "victim p99 (us, half RTT)" victim_p99_us
+	tb_table_row "victim max (us, half RTT)" victim_max_us
+	tb_table_row "bulk QPs (sampled by rdma_cc)" cc_bulk_qps
+	tb_table_row "bulk QPs sampled" cc_qps
+	tb_table_row "of their samples in an episode (%)" cc_congested_pct
+	tb_table_row "their rates' sum (Mbit/s, in episodes)" cc_rate_sum_mbps
+	tb_table_row "their rates' Jain fairness" cc_rate_jain
+	tb_table_row "mean rate / fair share" cc_rate_per_fair_share
 	tb_table_row "time paced (ms, all senders)" rxe_paced_ms
 	for v in $TB_SENDERS_LIST; do
 		tb_table_row "rdma_cc episodes $v" "cc_episodes_$v"

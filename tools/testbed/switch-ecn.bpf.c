@@ -11,6 +11,12 @@
  *
  * It keeps a model of the FIFO's backlog: the queue drains at the
  * bottleneck rate while it is not empty, and each packet adds its length.
+ * Only RoCEv2 packets (UDP port 4791) take the bottleneck: the program
+ * puts them into the port's HTB class 1:1 and everything else (the TCP
+ * connections perftest sets its QPs up over, ARP) into class 1:2, as a
+ * RoCE fabric keeps RoCE in a traffic class of its own; so a sender's
+ * setup does not wait behind another's congestion.
+ *
  * On that instantaneous backlog it marks as a RoCE switch's ECN (WRED with
  * ECN) profile does: never below Kmin, with probability rising linearly to
  * Pmax at Kmax, always above Kmax.  Only ECN-capable packets are marked
@@ -31,6 +37,11 @@
 #include <linux/pkt_cls.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
+#include <linux/in.h>
+
+/* HTB classes of the port (switch.sh): skb->priority names one directly */
+#define RCC_ROCE_CLASS	0x00010001U	/* 1:1, the bottleneck */
+#define RCC_OTHER_CLASS	0x00010002U	/* 1:2, TCP (perftest's setup), ARP */
 
 #define SEC(name) __attribute__((section(name), used))
 #define __uint(name, val) int (*name)[val]
@@ -75,13 +86,22 @@ SEC("tc") int rcc_ecn_mark(struct __sk_buff *skb)
 	struct rcc_ecn_stats *s;
 	__u32 key = 0, len = skb->len;
 	__u64 now, drained, q;
-	__u8 tos;
+	__u8 tos, ip[20];
+	__u16 dport;
 	int mark = 0;
 
+	/* everything but RoCEv2 goes to the port's other class (1:2) */
+	skb->priority = RCC_OTHER_CLASS;
 	if (skb->protocol != __constant_htons(ETH_P_IP))
 		return TC_ACT_OK;
-	if (bpf_skb_load_bytes(skb, ETH_HLEN + 1, &tos, 1) < 0)
+	if (bpf_skb_load_bytes(skb, ETH_HLEN, ip, sizeof(ip)) < 0)
 		return TC_ACT_OK;
+	if ((ip[0] & 0xf) != 5 || ip[9] != IPPROTO_UDP ||
+	    bpf_skb_load_bytes(skb, ETH_HLEN + 20 + 2, &dport, 2) < 0 ||
+	    dport != __constant_htons(4791))
+		return TC_ACT_OK;
+	skb->priority = RCC_ROCE_CLASS;
+	tos = ip[1];
 	s = bpf_map_lookup_elem(&rcc_ecn_stats, &key);
 	if (!s)
 		return TC_ACT_OK;

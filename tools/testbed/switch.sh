@@ -3,16 +3,17 @@
 #
 # switch.sh - the testbed's switch: a network namespace on the host holding
 # a Linux bridge with one tap port per VM.  The port towards the receiver is
-# the bottleneck: an HTB class at TB_BOTTLENECK_MBIT with a byte FIFO of
+# the bottleneck for RoCEv2 (other traffic has a class of its own): an HTB
+# class at TB_BOTTLENECK_MBIT with a byte FIFO of
 # TB_BUFFER_BYTES (tail drop) and the ECN marker of switch-ecn.bpf.c on its
 # egress (RED-style on the instantaneous queue: TB_KMIN_BYTES,
 # TB_KMAX_BYTES, TB_PMAX_PCT).  The host kernel has no sch_red: see
 # Documentation/testbed.rst.  Source it (after env.sh).
 
 : "${TB_BOTTLENECK_MBIT:=10}"
-: "${TB_BUFFER_BYTES:=524288}"
-: "${TB_KMIN_BYTES:=65536}"
-: "${TB_KMAX_BYTES:=262144}"
+: "${TB_BUFFER_BYTES:=262144}"
+: "${TB_KMIN_BYTES:=16384}"
+: "${TB_KMAX_BYTES:=65536}"
 : "${TB_PMAX_PCT:=20}"
 
 # tb_switch_up NS: the namespace and its bridge.
@@ -46,10 +47,14 @@ tb_switch_bottleneck() {
 		-c "$here/switch-ecn.bpf.c" -o "$obj" ||
 		{ rcc_log "switch: compiling the ECN marker failed"; return 1; }
 	local t="ip netns exec $ns tc"
-	$t qdisc add dev "$tap" root handle 1: htb default 1 &&
+	# 1:1 the bottleneck, RoCEv2 only; 1:2 everything else (the marker
+	# classifies, switch-ecn.bpf.c), its own 10 Mbit/s, not shared
+	$t qdisc add dev "$tap" root handle 1: htb default 2 &&
 	$t class add dev "$tap" parent 1: classid 1:1 htb \
 		rate "${TB_BOTTLENECK_MBIT}mbit" ceil "${TB_BOTTLENECK_MBIT}mbit" \
 		burst 4k cburst 4k quantum 1600 &&
+	$t class add dev "$tap" parent 1: classid 1:2 htb \
+		rate 10mbit ceil 10mbit burst 16k cburst 16k quantum 1600 prio 0 &&
 	$t qdisc add dev "$tap" parent 1:1 handle 10: bfifo limit "$TB_BUFFER_BYTES" &&
 	$t qdisc add dev "$tap" clsact &&
 	$t filter add dev "$tap" egress bpf direct-action obj "$obj" sec tc ||
