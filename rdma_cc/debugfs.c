@@ -62,7 +62,7 @@ void rcc_flow_show(struct seq_file *m, const struct rcc_flow_state *st)
 	seq_printf(m, "interval_cnps: %u\n", q->cnp);
 	seq_printf(m, "interval_packets: %llu\n", q->pkts);
 	seq_printf(m, "increase_halves_with_cnps: %u\n", q->cnp_halves);
-	seq_printf(m, "run: %llu\n", q->run);
+	seq_printf(m, "run: %u\n", q->run);
 	seq_printf(m, "now_ns: %llu\n", st->now_ns);
 	if (q->congested)
 		seq_printf(m, "next_run_ns: %llu\n", q->next_run_ns);

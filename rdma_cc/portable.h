@@ -35,6 +35,11 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 	return dividend / divisor;
 }
 
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
 /* (a * mul) >> shift with a 96-bit intermediate, as in linux/math64.h */
 static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 {

@@ -113,7 +113,7 @@ static u64 halfway(u64 from, u64 to)
 
 static u64 floor_bps(const struct rcc_params *p, u64 line_rate)
 {
-	return div64_u64(line_rate * p->minimum_rate_percent, 100);
+	return div_u64(line_rate * p->minimum_rate_percent, 100);
 }
 
 static u64 margin_bps(const struct rcc_params *p)
@@ -124,8 +124,9 @@ static u64 margin_bps(const struct rcc_params *p)
 /* The additive step, fixed when an episode starts. */
 static u64 additive_step(const struct rcc_params *p, u64 target)
 {
-	return div64_u64(target * (100 - p->initial_target_rate_percent),
-			 100ULL * p->number_active_increase_steps);
+	/* 100 * S <= 100,000: a 32-bit divisor */
+	return div_u64(target * (100 - p->initial_target_rate_percent),
+		       100 * p->number_active_increase_steps);
 }
 
 static bool in_fast_recovery(const struct rcc_qp *qp,
@@ -280,6 +281,8 @@ bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 		rep->congested = qp->congested;
 	}
 	qp->run++;
+	if (qp->run == 0)	/* keeps the parity, never run 0 again */
+		qp->run = 2;
 	return qp->congested;
 }
 
