@@ -37,7 +37,8 @@ kunit-debug:
 
 # KUnit in an x86_64 qemu guest with 4 CPUs, under KCSAN, then under KASAN
 kunit-smp:
-	@CHECK_ONLY=33-kunit-smp $(SCRIPTS)/check.sh
+	@KUNIT_SMP_CONFIGS="$${KUNIT_SMP_CONFIGS:-kcsan kasan}" \
+		CHECK_ONLY=33-kunit-smp $(SCRIPTS)/check.sh
 
 # the core's libFuzzer target past 10^7 inputs (make check runs 60,000)
 fuzz:

@@ -10,10 +10,12 @@
 # smp-kasan/), one for the guest's kernel log (no KCSAN, KASAN, UBSAN,
 # lockdep, debug-objects, BUG or WARNING report) and the figures of the
 # stress and SMP cases (tools/check/30-kunit.sh does the work).
-# KUNIT_SMP_CONFIGS="kcsan" runs only one of them.
+# make check runs the KCSAN configuration (KUNIT_SMP_CONFIGS, default
+# "kcsan": the KASAN one has not yet been timed against CI's 90 minutes);
+# make kunit-smp runs both.
 set -u
 rc=0
-for cfg in ${KUNIT_SMP_CONFIGS:-kcsan kasan}; do
+for cfg in ${KUNIT_SMP_CONFIGS:-kcsan}; do
 	KUNIT_SMP=$cfg bash "$(dirname "$0")/30-kunit.sh" || rc=1
 done
 exit $rc

@@ -21,8 +21,10 @@
 # run's length.  What cannot run (no patched rxe, no module) is reported
 # as "not ok ... (reason)".
 #
-# All of it once per kernel (6.1, 6.12, 6.12-rt; E2E_KERNELS, else
-# RCC_CHECK_KERNELS, narrows it): the VMs boot that kernel's Debian image
+# All of it once per kernel: by default 6.1 and 6.12-rt (the RT kernel runs
+# 6.12's code and adds its own rules; both VM suites on every kernel would
+# not fit CI's 90 minutes); E2E_KERNELS="6.1 6.12 6.12-rt", or
+# RCC_CHECK_KERNELS, picks others.  The VMs boot that kernel's Debian image
 # with rdma_cc and the Soft-RoCE series built for it; lines are
 # "ok e2e[LINE]: ...".  The kernel log must hold no WARNING, BUG, lockdep
 # report or "sleeping function called from invalid context".
@@ -31,7 +33,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/scripts/env.sh"
 if [ -z "${RCC_SUITE_KERNEL:-}" ]; then
 	rc=0
-	for kl in ${E2E_KERNELS:-$(rcc_check_kernels)}; do
+	for kl in ${E2E_KERNELS:-${RCC_CHECK_KERNELS:-6.1 6.12-rt}}; do
 		rcc_suite_for "$kl" bash "$0" || rc=1
 	done
 	exit "$rc"
