@@ -47,7 +47,7 @@ tb_incast with 1 "${DEMO_DURATION:-40}" ||
 echo
 tb_table without with
 "$here/plot" "$out" \
-	"rdma_cc demo: 2:1 incast, $TB_QPS QPs of ib_write_bw per sender and an ib_write_lat victim, through a ${TB_BOTTLENECK_MBIT} Mbit/s bottleneck with a $((TB_BUFFER_BYTES / 1024)) KB buffer" \
+	"rdma_cc demo: 2:1 incast, $TB_QPS QPs of ib_write_bw per sender and an ib_send_lat victim, through a ${TB_BOTTLENECK_MBIT} Mbit/s bottleneck with a $((TB_BUFFER_BYTES / 1024)) KB buffer" \
 	"$TB_RUN/without" "$TB_RUN/with" ||
 	rcc_die "plotting failed"
 echo
