@@ -7,7 +7,7 @@
 # rdma_cc_hook.ko and the patched rdma_rxe.ko, boots the testbed (three
 # qemu VMs behind an ECN-marking switch namespace, tools/testbed/), runs
 # the same 2:1 incast twice -- each sender TB_QPS (8) RC QPs of
-# ib_write_bw, and an ib_write_lat latency victim through the same
+# ib_write_bw, and an ib_send_lat latency victim through the same
 # bottleneck -- first without rdma_cc, then with it loaded in the senders,
 # prints each sender's rate, rdma_cc's rate, estimate and CNP count as it
 # goes, and at the end the two runs' figures side by side and a PNG of

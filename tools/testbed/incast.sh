@@ -174,7 +174,7 @@ tb_cc_reload_all() {
 	done
 }
 
-# tb_victim_cmd [SERVER_IP]: the victim's ib_write_lat command line.
+# tb_victim_cmd [SERVER_IP]: the victim's command line (TB_VICTIM_PROG).
 tb_victim_cmd() {
 	echo "$TB_VICTIM_PROG -d rxe0 -x 1 -p $TB_VICTIM_PORT -s $TB_VICTIM_BYTES" \
 		"-n $TB_VICTIM_ITERS -U --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT $*"
