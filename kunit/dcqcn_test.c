@@ -88,8 +88,11 @@ static void dq_cnp_cuts_then_recovers(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, dq_state(fq, &st));
 	KUNIT_EXPECT_TRUE(test, st.rp.limited);
 	KUNIT_EXPECT_EQ(test, st.cnt.first_cnps, 1ULL);
-	/* the limiter is on at line rate: R, which the driver is told */
-	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 100 * GBPS);
+	/*
+	 * The limiter is on at line rate: R, which the driver is told first
+	 * (log[0] below; its rate now may already be the cut's, due 4 us on,
+	 * on a slow or preempted CPU).
+	 */
 	KUNIT_EXPECT_TRUE(test, st.timer_armed);
 
 	/*
