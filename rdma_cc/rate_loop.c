@@ -286,20 +286,28 @@ bool rcc_run(struct rcc_qp *qp, const struct rcc_params *p,
 	return qp->congested;
 }
 
+/* One run, told to @fn (if any). */
+static void run_and_report(struct rcc_qp *qp, const struct rcc_params *p,
+			   u64 line_rate_bps, rcc_run_fn fn, void *ctx)
+{
+	struct rcc_report rep;
+
+	rcc_run(qp, p, line_rate_bps, &rep);
+	if (fn)
+		fn(ctx, &rep);
+}
+
 /* Every run due before @t_ns, or at it too when @at_too. */
 static unsigned int run_due(struct rcc_qp *qp, const struct rcc_params *p,
 			    u64 line_rate_bps, u64 t_ns, bool at_too,
 			    rcc_run_fn fn, void *ctx)
 {
-	struct rcc_report rep;
 	unsigned int runs = 0;
 
 	while (qp->congested && qp->next_run_ns != RCC_U64_MAX &&
 	       (qp->next_run_ns < t_ns || (at_too && qp->next_run_ns == t_ns))) {
-		rcc_run(qp, p, line_rate_bps, &rep);
+		run_and_report(qp, p, line_rate_bps, fn, ctx);
 		runs++;
-		if (fn)
-			fn(ctx, &rep);
 	}
 	return runs;
 }
@@ -314,8 +322,6 @@ bool rcc_event(struct rcc_qp *qp, const struct rcc_params *p,
 	       u64 line_rate_bps, const struct rcc_event *ev,
 	       rcc_run_fn fn, void *ctx)
 {
-	struct rcc_report rep;
-
 	/* an event at a run's time is applied before that run */
 	run_due(qp, p, line_rate_bps, ev->t_ns, false, fn, ctx);
 	if (ev->kind == RCC_EV_TX) {
@@ -325,9 +331,7 @@ bool rcc_event(struct rcc_qp *qp, const struct rcc_params *p,
 	if (!rcc_cnp(qp, p, line_rate_bps, ev->t_ns))
 		return false;
 	/* run 0, at once: events that share this time come after it */
-	rcc_run(qp, p, line_rate_bps, &rep);
-	if (fn)
-		fn(ctx, &rep);
+	run_and_report(qp, p, line_rate_bps, fn, ctx);
 	return true;
 }
 
