@@ -256,6 +256,23 @@ static dcqcn_frac alpha_update(const struct dcqcn_cfg *c, dcqcn_frac alpha,
 	return mul_u64_u32_shr(alpha, c->g, 10) + (cnp ? c->g_add : 0);
 }
 
+/*
+ * @n updates that saw no CNP: alpha g'^n, g'^n by squaring (each product
+ * truncated, so within n units of 2^-62 of @n single updates)
+ */
+static dcqcn_frac alpha_decay(const struct dcqcn_cfg *c, dcqcn_frac alpha,
+			      u64 n)
+{
+	dcqcn_frac g = frac_1024(c->g);
+
+	for (; n && alpha; n >>= 1) {
+		if (n & 1)
+			alpha = mul_u64_u64_shr(alpha, g, DCQCN_FRAC_SHIFT);
+		g = mul_u64_u64_shr(g, g, DCQCN_FRAC_SHIFT);
+	}
+	return alpha;
+}
+
 /* max(1 - alpha 1024 / 2^gd, min_factor) */
 static dcqcn_frac cut_factor(const struct dcqcn_cfg *c, dcqcn_frac alpha)
 {
@@ -298,6 +315,15 @@ static dcqcn_frac alpha_update(const struct dcqcn_cfg *c, dcqcn_frac alpha,
 			       bool cnp)
 {
 	return cnp ? c->g_keep * alpha + c->g_add : c->g_keep * alpha;
+}
+
+/* @n updates that saw no CNP, one product each as ns-3 makes them */
+static dcqcn_frac alpha_decay(const struct dcqcn_cfg *c, dcqcn_frac alpha,
+			      u64 n)
+{
+	for (; n && alpha != 0; n--)
+		alpha = alpha_update(c, alpha, false);
+	return alpha;
 }
 
 static dcqcn_frac cut_factor(const struct dcqcn_cfg *c, dcqcn_frac alpha)
@@ -513,14 +539,72 @@ static int next_timer(const struct dcqcn_qp *q)
 	return best;
 }
 
+/*
+ * How many of @timer's times (its due time, then every @period) come
+ * before @limit; *@last is the latest of them.
+ */
+static u64 times_before(const struct dcqcn_qp *q, int timer, u64 period,
+			u64 limit, u64 *last)
+{
+	u64 n;
+
+	if (q->due[timer] >= limit)
+		return 0;
+	n = (limit - 1 - q->due[timer]) / period + 1;
+	*last = q->due[timer] + (n - 1) * period;
+	return n;
+}
+
+/*
+ * The timers before @limit that change neither rate, in one step: alpha
+ * updates with no CNP since the last one (each a decay) and decrease
+ * checks that find no CNP (each only re-arms itself).  @limit is the
+ * increase timer, a decrease check that will cut, or the end of the run.
+ * Step by step, a QP limited for long makes one step per alpha period of
+ * the time a catch-up covers: in the kernel that is a timer callback's or
+ * a CNP's work, with interrupts off, growing with the time since the last
+ * one (on a slow CPU, faster than time passes).  Each skipped timer is
+ * re-armed as its last step would have re-armed it, in the order those
+ * last steps came, so ties later go as they would have.
+ */
+static void skip_quiet(struct dcqcn_qp *q, const struct dcqcn_cfg *c,
+		       u64 limit)
+{
+	u64 last_a = 0, last_d = 0, n_a = 0, n_d = 0;
+
+	if (q->dec_cnp && q->due[DCQCN_T_DEC] < limit)
+		limit = q->due[DCQCN_T_DEC];
+	if (q->due[DCQCN_T_INC] < limit)
+		limit = q->due[DCQCN_T_INC];
+	if (!q->alpha_cnp)
+		n_a = times_before(q, DCQCN_T_ALPHA, c->alpha_ns, limit,
+				   &last_a);
+	if (!q->dec_cnp)
+		n_d = times_before(q, DCQCN_T_DEC, c->dec_ns, limit, &last_d);
+	if (n_d && (!n_a || last_d < last_a))
+		arm(q, DCQCN_T_DEC, last_d, c->dec_ns);
+	if (n_a) {
+		q->alpha = alpha_decay(c, q->alpha, n_a);
+		arm(q, DCQCN_T_ALPHA, last_a, c->alpha_ns);
+	}
+	if (n_d && n_a && last_d >= last_a)
+		arm(q, DCQCN_T_DEC, last_d, c->dec_ns);
+}
+
 void dcqcn_run(struct dcqcn_qp *q, const struct dcqcn_cfg *c, u64 t_ns,
 	       bool inclusive, const struct dcqcn_sink *sink)
 {
+	/* the timers due before @end run */
+	u64 end = inclusive && t_ns < DCQCN_NEVER ? t_ns + 1 : t_ns;
+
 	for (;;) {
-		int i = next_timer(q);
+		int i;
 		u64 now;
 
-		if (i < 0 || q->due[i] > t_ns || (!inclusive && q->due[i] == t_ns))
+		skip_quiet(q, c, end);
+		i = next_timer(q);
+
+		if (i < 0 || q->due[i] >= end)
 			return;
 		now = q->due[i];
 		switch (i) {
