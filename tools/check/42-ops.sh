@@ -220,7 +220,8 @@ tb_vm_spawn s1 ops-trace <<-'EOS'
 cd /tmp && exec trace-cmd record -e rdma_cc -o /tmp/rdma_cc.dat >/tmp/trace-cmd.log 2>&1
 EOS
 sleep 3
-tb_incast ops 1 "$dur" >"$out/incast.log" 2>&1 &
+# the rdma_cc loaded above, whose events trace-cmd records
+TB_CC_KEEP=1 tb_incast ops 1 "$dur" >"$out/incast.log" 2>&1 &
 incast_pid=$!
 
 # In s1, in one go (round trips to a VM are slow on a loaded machine):
@@ -229,11 +230,12 @@ incast_pid=$!
 # between); rdma-cc-top; then qp_control, each write followed by its exit
 # status, qp_control's list and the QP's attributes.
 tb_vm_run s1 240 >"$out/s1-live.txt" 2>&1 <<-EOS
-# qp_control first, as soon as the QP is under rdma_cc (it lives only as
-# long as the traffic, and a VM of a loaded machine is slow); then, once
-# it has had an episode, rdma resource against debugfs
+# qp_control first, as soon as a bulk QP has had an episode (it lives only as
+# long as the traffic, and a VM of a loaded machine is slow); then rdma
+# resource against debugfs
 for i in \$(seq 600); do
-	q=\$(rdma resource show qp -dd | sed -n 's/.* lqpn \([0-9]*\) .*drv_cc_congested.*/\1/p' | head -n 1)
+	# a bulk QP: one that has had an episode (the victim's may have none)
+	q=\$(rdma resource show qp -dd | sed -n 's/.* lqpn \([0-9]*\) .*drv_cc_episodes [1-9].*/\1/p' | head -n 1)
 	[ -n "\$q" ] && break
 	sleep 0.2
 done

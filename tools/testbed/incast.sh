@@ -245,9 +245,14 @@ tb_incast() {
 	rtap=$(tb_tap r)
 	for v in $TB_SENDERS_LIST; do
 		stap_list+=${stap_list:+,}$(tb_tap "$v")
-		# a fresh rdma_cc (TB_CC_PARAMS, zero counters) for every run
-		tb_cc_unload "$v" || return 1
-		if [ "$cc" = 1 ]; then
+		# a fresh rdma_cc (TB_CC_PARAMS, zero counters) for every run,
+		# unless TB_CC_KEEP=1 keeps the one the caller loaded (whose
+		# tracepoints a trace-cmd already records: a reload makes new
+		# events, which no recorder has enabled)
+		if [ "$cc" != 1 ] || [ "${TB_CC_KEEP:-0}" != 1 ]; then
+			tb_cc_unload "$v" || return 1
+		fi
+		if [ "$cc" = 1 ] && [ "${TB_CC_KEEP:-0}" != 1 ]; then
 			tb_cc_load "$v" || { rcc_log "incast: loading rdma_cc on $v failed"; return 1; }
 		fi
 		offs[$v]=$(tb_vm_clock_offset "$v") || return 1
