@@ -52,6 +52,14 @@ static void ctl_set_and_clear(struct kunit *test)
 	struct rdma_cc_qp_snapshot snap;
 	struct ctl_seen s;
 
+	/*
+	 * Runs every 50 ms: the episode the CNP below starts lasts seconds,
+	 * so it is still running when the test looks, however slow the CPU
+	 * (at the default 45 us it can end between two lines under KCSAN).
+	 */
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_CONTROL_INTERVAL_NS,
+					     "100000000"), 9);
+
 	/* a pin is told to the driver at once */
 	KUNIT_EXPECT_EQ(test, ctl(test, fd, "42 pin_mbps=5\n"), 0);
 	ctl_look(test, fq, &s);
@@ -87,7 +95,8 @@ static void ctl_set_and_clear(struct kunit *test)
 	ctl_look(test, fq, &s);
 	KUNIT_EXPECT_EQ(test, s.pinned_bps, 0ULL);
 	KUNIT_EXPECT_EQ(test, rdma_cc_hook_qp_snapshot(&fq->hqp, &snap), 0);
-	KUNIT_EXPECT_EQ(test, s.told, snap.congested ? snap.current_bps : 0);
+	KUNIT_EXPECT_TRUE(test, snap.congested);
+	KUNIT_EXPECT_EQ(test, s.told, snap.current_bps);
 
 	/* one value back to the device's, then everything */
 	KUNIT_EXPECT_EQ(test, ctl(test, fd, "42 data_rate_mbps=device"), 0);

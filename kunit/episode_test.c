@@ -242,26 +242,29 @@ static void episode_param_change_applies_next_run(struct kunit *test)
 /*
  * A timer that fires late (here: interrupts held off for three halves)
  * does not change what the loop does: a CNP and packets that come after
- * overdue runs are counted after them, as the replay does.
+ * overdue runs are counted after them, as the replay does.  The events
+ * are stamped half a half before run 4; halves of 10 ms leave 5 ms for
+ * the hooks to take their own times before run 4 comes (KCSAN's delays
+ * in a TCG guest took more than the 0.5 ms that 1 ms halves left).
  */
 static void episode_late_timer_keeps_event_order(struct kunit *test)
 {
 	struct episode_ctx *ctx = test->priv;
 	struct replay_result *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	const u64 half = NSEC_PER_MSEC;
+	const u64 half = 10 * NSEC_PER_MSEC;
 	unsigned int nr_qps, nr_congested;
 	struct replay_event ev[3];
 	struct rcc_flow_state st;
 	struct rcc_counters sum;
 	struct rcc_params p;
 	unsigned long flags;
-	u64 t0;
+	u64 t0, done;
 
 	FAKE_SKIP_ON_RT(test);
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_EQ(test, fake_dev_store(ctx->fd, RCC_CONTROL_INTERVAL_NS,
-					     "2000000"), 7);
+					     "20000000"), 8);
 	fake_dev_params(ctx->fd, &p);
 
 	local_irq_save(flags);
@@ -280,7 +283,12 @@ static void episode_late_timer_keeps_event_order(struct kunit *test)
 	ev[2].t_ns = ktime_get_ns();
 	ev[2].npkts = 0;
 	rdma_cc_hook_cnp(&ctx->fq->hqp);
+	done = ktime_get_ns();
 	local_irq_restore(flags);
+	/* the interleaving holds only if both hooks were done before run 4 */
+	KUNIT_ASSERT_LT_MSG(test, done, t0 + 4 * half,
+			    "the hooks took %llu ns after the events' stamps",
+			    done - ev[1].t_ns);
 
 	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 3000));
 	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));

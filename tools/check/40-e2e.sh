@@ -187,7 +187,7 @@ else
 	# Every CNP sent is on the wire and arrives; a sender's rxe takes it to
 	# rdma_cc or ignores it (those that arrive after the QP is gone, at
 	# the end of the run).
-	check "with rdma_cc: every CNP the receiver sent is on the wire and reached a sender ($(num with rxe_np_cnp_sent) sent, $(num with wire_cnps) captured, $(num with rxe_rp_cnp_handled) taken + $(num with rxe_rp_cnp_ignored) ignored)" \
+	check "with rdma_cc: every CNP the receiver sent is on the wire and reached a sender ($(num with rxe_np_cnp_sent) sent, $(num with wire_cnps) captured, $(num with rxe_rp_cnp_handled) taken + $(num with rxe_rp_cnp_ignored) ignored; the VMs' qdiscs dropped $(num with rxe_qdisc_drops))" \
 		eval '[ "$(num with rxe_np_cnp_sent)" -gt 0 ] && [ "$(num with wire_cnps)" = "$(num with rxe_np_cnp_sent)" ] && [ $(( $(num with rxe_rp_cnp_handled) + $(num with rxe_rp_cnp_ignored) )) = "$(num with rxe_np_cnp_sent)" ] && [ $(( $(num with rxe_rp_cnp_ignored) * 100 )) -le "$(num with rxe_np_cnp_sent)" ]'
 	cc_acts() {
 		local v

@@ -76,6 +76,13 @@ export tb_img rel tb_top
 ip link set lo up
 ip link set eth0 up
 ip addr add "$tb_ip/${tb_plen:-24}" dev eth0
+# A NIC's RoCE traffic passes no AQM: the kernel's default fq_codel drops
+# at dequeue, after rxe counted the packet as sent (a CNP counted as sent
+# never reached the wire).  A FIFO drops only at enqueue, which rxe sees,
+# and at 10000 packets it never fills (rxe holds at most 64 packets of a
+# QP in the stack).
+tc qdisc replace dev eth0 root pfifo limit 10000 ||
+	echo "guest-init: the FIFO qdisc on eth0 failed"
 echo "guest-init: $tb_name up, eth0 $tb_ip" >/dev/console
 
 exec /bin/bash "$tb_top/tools/testbed/guest-agent.sh" /mnt

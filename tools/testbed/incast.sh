@@ -87,8 +87,10 @@ tb_vm_clock_offset() {
 
 # tb_rdma_stats VM: "key=value ..." of rdma statistic for rxe0/1.
 tb_rdma_stats() {
-	tb_vm_run "$1" 30 <<<'rdma statistic show link rxe0/1' |
-		awk '{ for (i = 3; i < NF; i += 2) printf "%s=%s ", $i, $(i + 1) } END { print "" }'
+	tb_vm_run "$1" 30 <<<'rdma statistic show link rxe0/1; tc -s qdisc show dev eth0' |
+		awk '$1 == "link" { for (i = 3; i < NF; i += 2) printf "%s=%s ", $i, $(i + 1) }
+		     $1 == "Sent" { for (i = 1; i < NF; i++) if ($i == "(dropped") { d = $(i + 1); sub(/,$/, "", d); q += d } }
+		     END { printf "qdisc_drops=%d\n", q }'
 }
 
 # tb_kv KEY "k=v k=v ...": the value of KEY (0 when absent).
@@ -528,7 +530,7 @@ tb_incast_result() {
 	# (the first is convergence), against the fair share.
 	tb_cc_rates "$dir" "$ws" "$we"
 	local before after key tot
-	for key in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored paced_ns completer_retry_err rcvd_seq_err retry_exceeded_err out_of_seq_request duplicate_request; do
+	for key in qdisc_drops np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored paced_ns completer_retry_err rcvd_seq_err retry_exceeded_err out_of_seq_request duplicate_request; do
 		tot=0
 		for v in $TB_VMS; do
 			before=$(tb_kv "$key" "$(cat "$dir/stats-before-$v.txt")")
@@ -594,6 +596,7 @@ tb_table() {
 	tb_table_row "drops (switch FIFO + port)" "switch_drops+switch_tap_drops"
 	tb_table_row "CNPs on the wire (tshark)" wire_cnps
 	tb_table_row "CNPs sent (receiver rxe)" rxe_np_cnp_sent
+	tb_table_row "dropped by the VMs' qdiscs" rxe_qdisc_drops
 	tb_table_row "CNPs ignored (rxe)" rxe_rp_cnp_ignored
 	tb_table_row "retransmit events (rxe)" rxe_completer_retry_err
 	tb_table_row "NAKs for a lost PSN (rxe)" rxe_rcvd_seq_err
