@@ -22,7 +22,9 @@
 #include <stddef.h>
 #include <string.h>
 
+typedef signed char s8;
 typedef unsigned char u8;
+typedef unsigned short u16;
 typedef unsigned int u32;
 typedef int s32;
 typedef unsigned long long u64;

@@ -205,7 +205,7 @@ static bool increase_due(struct rcc_qp *qp, const struct rcc_params *p)
 		return true;
 	qp->cnp_halves++;
 	/* >=, not ==: N may have been lowered during the episode */
-	if (qp->cnp_halves >= p->num_control_loops_per_increase + 1) {
+	if ((u32)qp->cnp_halves >= p->num_control_loops_per_increase + 1) {
 		qp->cnp_halves = 0;
 		return true;
 	}

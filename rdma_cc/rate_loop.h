@@ -59,8 +59,14 @@ struct rcc_qp {
 	u32 run;
 	u32 estimate;		/* a, in 1/RCC_EST_ONE */
 	u32 cnp;		/* CNPs received in the current interval */
-	u32 cnp_halves;		/* h: increase halves that saw CNPs */
-	s32 recovery;		/* k */
+	/*
+	 * h and k are narrow so that the state is 56 bytes (a QP's struct
+	 * rcc_flow then 240: 17 to a page, not 16): h never passes N + 1,
+	 * at most 1001, and k stays within -1..F, F at most 64 (rate_loop.c:
+	 * an additive cut, the one decrease, comes only with k >= F).
+	 */
+	u16 cnp_halves;		/* h: increase halves that saw CNPs */
+	s8 recovery;		/* k */
 	bool congested;
 };
 

@@ -224,6 +224,47 @@ static void lowering_n_mid_episode_resumes_increases(void)
 	EXPECT(qp.congested);
 }
 
+/*
+ * h and k are narrow fields (rate_loop.h): the table's bounds stay within
+ * them, and at the largest N, h counts to N and the (N + 1)-th half with a
+ * CNP increases, without wrapping.
+ */
+static void narrow_fields_hold_the_whole_range(void)
+{
+	const struct rcc_param_desc *dn =
+		&rcc_param_descs[RCC_NUM_CONTROL_LOOPS_PER_INCREASE];
+	const struct rcc_param_desc *df =
+		&rcc_param_descs[RCC_FAST_RECOVERY_ATTEMPT];
+	struct rcc_params p;
+	struct rcc_qp qp;
+	u64 r = 100000000000ULL, t;
+	unsigned int max_h = 0, incs = 0;
+
+	EXPECT(dn->max + 1 <= 0xffff);
+	EXPECT(df->max <= 127);
+	rcc_params_default(&p);
+	p.num_control_loops_per_increase = dn->max;
+	p.fast_recovery_attempt = df->max;
+	p.control_interval_ns = 2000;
+	rcc_qp_init(&qp, r);
+	/* a CNP after every run: every increase half sees one */
+	cnp_at(&qp, &p, r, 0);
+	for (t = 1; qp.run < 2 * (dn->max + 1) + 2; t += 1000) {
+		unsigned int before = nr_reps;
+
+		cnp_at(&qp, &p, r, t);
+		if (qp.cnp_halves > max_h)
+			max_h = qp.cnp_halves;
+		if (nr_reps != before && last_rep.half == RCC_HALF_INCREASE &&
+		    last_rep.action != RCC_ACT_NONE)
+			incs++;
+	}
+	/* h went to N (the (N + 1)-th half increases and resets it) */
+	EXPECT(max_h == dn->max);
+	EXPECT(incs == 1);
+	/* k counts only while below F: F's bound keeps it in an s8 */
+}
+
 int main(void)
 {
 	run_case("defaults_match_the_spec", defaults_match_the_spec);
@@ -234,5 +275,7 @@ int main(void)
 	run_case("report_flags_and_schedule", report_flags_and_schedule);
 	run_case("lowering_n_mid_episode_resumes_increases",
 		 lowering_n_mid_episode_resumes_increases);
+	run_case("narrow_fields_hold_the_whole_range",
+		 narrow_fields_hold_the_whole_range);
 	return 0;
 }
