@@ -264,10 +264,6 @@ cc
 try "\$q clear"
 cc
 echo "write: end"
-for i in \$(seq 300); do
-	rdma resource show qp -dd lqpn \$q | grep -q 'drv_cc_episodes [1-9]' && break
-	sleep 0.2
-done
 rdma resource show qp -dd lqpn \$q
 echo \$q >/sys/kernel/debug/rdma_cc/rxe0/qp
 cat /sys/kernel/debug/rdma_cc/rxe0/qp | tr -d ' ' | sed 's/^/dbg_/'
