@@ -123,6 +123,13 @@ fi
 # RCC_KUNIT_FILTER=GLOB (e.g. 'rdma_cc_smp.*') runs only those suites.
 [ -n "${RCC_KUNIT_FILTER:-}" ] && args+=("$RCC_KUNIT_FILTER")
 mkdir -p "$build"
+# The links above point at this checkout; objects built from another
+# checkout's files (a clone sharing the cache) are newer than an edit
+# made here before that build, so make would keep them: start afresh.
+if [ "$(cat "$build/.rdma_cc-checkout" 2>/dev/null)" != "$top" ]; then
+	rm -rf "$build/drivers/rdma_cc"
+	echo "$top" >"$build/.rdma_cc-checkout"
+fi
 cd "$tree"
 rcc_log "kunit.py run ${args[*]} (build in $build)"
 exec python3 tools/testing/kunit/kunit.py run --build_dir="$build" "${args[@]}"
