@@ -5,7 +5,9 @@
  * deleting QPs, also while QPs are congested.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 
 #include "fake_driver.h"
 
@@ -274,6 +276,50 @@ static void lc_register_cc_validates(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
 }
 
+static int lc_wait_released(void *arg)
+{
+	rcc_sysfs_wait_released();
+	complete(arg);
+	return 0;
+}
+
+/*
+ * A device's kobject outlives rdma_cc's hold on it while a reader holds
+ * it (an open sysfs file; CONFIG_DEBUG_KOBJECT_RELEASE delays every
+ * release by 1-4 s): module exit waits in rcc_sysfs_wait_released() until
+ * the release has run, so that it never runs after the module's text and
+ * ktype are gone.  Without that wait this test's waiter returns at once.
+ */
+static void lc_exit_waits_for_kobject_release(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct task_struct *t;
+	struct completion done;
+	unsigned long early, left;
+	struct rcc_dev *d;
+
+	lc_setup(test, ctx);
+	d = ctx->fd->hdev.cc_priv;
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	kobject_get(&d->kobj);		/* the reader's reference */
+	rcc_stop();			/* rdma_cc lets go of the device */
+
+	init_completion(&done);
+	t = kthread_run(lc_wait_released, &done, "lc_wait_released");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* still held: the wait goes on */
+	early = wait_for_completion_timeout(&done, msecs_to_jiffies(300));
+	KUNIT_EXPECT_EQ(test, early, 0UL);
+	kobject_put(&d->kobj);		/* the reader closes its file */
+	if (early)
+		return;			/* the waiter is done already */
+	/* released (up to 4 s later with CONFIG_DEBUG_KOBJECT_RELEASE) */
+	left = wait_for_completion_timeout(&done, msecs_to_jiffies(10000));
+	KUNIT_EXPECT_NE(test, left, 0UL);
+	if (!left)			/* @done must outlive the kthread */
+		wait_for_completion(&done);
+}
+
 static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_unload_while_congested),
 	KUNIT_CASE(lc_load_takes_on_existing),
@@ -282,6 +328,7 @@ static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_register_dev_rejects_incomplete),
 	KUNIT_CASE(lc_del_qp_after_unregister_dev),
 	KUNIT_CASE(lc_register_cc_validates),
+	KUNIT_CASE(lc_exit_waits_for_kobject_release),
 	{}
 };
 
