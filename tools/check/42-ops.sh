@@ -275,11 +275,14 @@ echo "  s1's QP: ${qpn:-none}"
 sed -n '/^write: /,/^write: end/p' "$out/s1-live.txt" | sed '$d' >"$out/control.txt"
 sed -n '/^write: end/,$p' "$out/s1-live.txt" | sed 1d >"$out/res.txt"
 res_ok() {
-	local f=$out/res.txt
-	python3 - "$f" "$qpn" <<-'EOF'
+	local f=$out/res.txt r
+	# the line rate the testbed gives rdma_cc (TB_CC_PARAMS), in bit/s
+	r=$(sed -n 's/.*data_rate_mbps=\([0-9]*\).*/\1/p' <<<"$TB_CC_PARAMS")
+	python3 - "$f" "$qpn" "${r:-0}000000" <<-'EOF'
 	import json, sys
 	lines = open(sys.argv[1]).read().splitlines()
 	qpn = int(sys.argv[2])
+	rate = sys.argv[3]
 	res = []
 	for l in lines:
 	    if l.startswith("link rxe0/1 lqpn %d " % qpn):
@@ -294,7 +297,7 @@ res_ok() {
 	    assert k in a, k
 	for k in ("cnps", "episodes"):
 	    assert int(a["drv_cc_" + k]) <= int(dbg[k]) <= int(b["drv_cc_" + k]), (k, a, dbg, b)
-	assert a["drv_cc_line_rate_bps"] == dbg["line_rate_bps"] == "20000000"
+	assert a["drv_cc_line_rate_bps"] == dbg["line_rate_bps"] == rate, (a, dbg, rate)
 	assert int(a["drv_cc_episodes"]) > 0
 	assert a["drv_cc_pinned_bps"] == "0" and a["drv_cc_own_params"] == "0"
 	for x in (a, b):
@@ -307,7 +310,7 @@ res_ok() {
 	top = json.loads([l[5:] for l in lines if l.startswith("json ")][0])
 	q = [x for x in top["qps"] if x["qpn"] == qpn and x["device"] == "rxe0"]
 	assert len(q) == 1, top
-	assert int(a["drv_cc_cnps"]) <= q[0]["cnps"] and q[0]["line_rate_bps"] == 20000000
+	assert int(a["drv_cc_cnps"]) <= q[0]["cnps"] and q[0]["line_rate_bps"] == int(rate), q
 	assert any(p["device"] == "rxe0" and "rp_cnp_handled" in p["hw_counters"] for p in top["ports"])
 	open(sys.argv[1] + ".top", "w").write("ok")
 	EOF
@@ -498,7 +501,8 @@ plot_vm() {
 	[ -s "$png" ] && [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
 	grep -q "^rxe0 $qpn rate [1-9]" "$out/plot/series" &&
 	grep -q "^rxe0 $qpn estimate [1-9]" "$out/plot/series" &&
-	[ "$(awk -v q="$qpn" '$2 == q && $3 == "cnp" { print $4 }' "$out/plot/series")" = "$c" ] &&
+	grep -q "^rxe0 $qpn cnp [1-9]" "$out/plot/series" &&
+	[ "$(awk '$1 == "rxe0" && $3 == "cnp" { n += $4 } END { print n + 0 }' "$out/plot/series")" = "$c" ] &&
 	[ "$tc" = "$c" ] && [ "$c" -gt 0 ]
 }
 check "${VM_TESTS[9]}" plot_vm
