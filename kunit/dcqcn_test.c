@@ -293,14 +293,16 @@ static void cnt_detach_qp(struct rdma_cc_hook_qp *qp, void *priv,
 	kfree_rcu(c, rcu);
 }
 
-static void cnt_cnp_a(void *priv)
+static bool cnt_cnp_a(void *priv)
 {
 	atomic64_inc(&cnt_cnps[0]);
+	return true;
 }
 
-static void cnt_cnp_b(void *priv)
+static bool cnt_cnp_b(void *priv)
 {
 	atomic64_inc(&cnt_cnps[1]);
+	return true;
 }
 
 static void cnt_tx(void *priv, u32 npkts)

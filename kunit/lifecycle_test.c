@@ -65,7 +65,7 @@ static void lc_congest_all(struct kunit *test, struct lc_ctx *ctx)
 	int i;
 
 	for (i = 0; i < LC_QPS; i++) {
-		rdma_cc_hook_cnp(&ctx->fq[i]->hqp);
+		KUNIT_EXPECT_TRUE(test, rdma_cc_hook_cnp(&ctx->fq[i]->hqp));
 		KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[i], &st));
 		KUNIT_EXPECT_TRUE(test, st.core.congested);
 		KUNIT_EXPECT_TRUE(test, st.timer_armed);
@@ -96,7 +96,7 @@ static void lc_unload_while_congested(struct kunit *test)
 	}
 	/* CNPs and packets now go nowhere; no timer fires. */
 	for (i = 0; i < LC_QPS; i++) {
-		rdma_cc_hook_cnp(&ctx->fq[i]->hqp);
+		KUNIT_EXPECT_FALSE(test, rdma_cc_hook_cnp(&ctx->fq[i]->hqp));
 		rdma_cc_hook_tx(&ctx->fq[i]->hqp, 5);
 	}
 	msleep(40);
@@ -188,6 +188,46 @@ static void lc_unregister_dev_while_congested(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&rcc_flows_live), live - LC_QPS);
 	fake_dev_free(ctx->fd);
 	ctx->fd = NULL;
+}
+
+/*
+ * rdma_cc_hook_cnp() says whether a congestion control took the CNP.  A
+ * driver counts rp_cnp_handled by it, so that count equals the CNPs the
+ * QPs counted: a CNP for a QP being deleted, or on a device at line rate
+ * or with rdma_cc unloaded, is taken by no one (rp_cnp_ignored).
+ */
+static void lc_cnp_tells_whether_taken(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct rdma_cc_hook_dev *hdev;
+	struct rcc_flow_state st;
+	struct fake_qp *fq;
+
+	lc_setup(test, ctx);
+	hdev = &ctx->fd->hdev;
+	KUNIT_EXPECT_TRUE(test, rdma_cc_hook_cnp(&ctx->fq[0]->hqp));
+	KUNIT_EXPECT_TRUE(test, rdma_cc_hook_cnp(&ctx->fq[0]->hqp));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
+	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 2ULL);
+
+	fq = ctx->fq[1];
+	ctx->fq[1] = NULL;
+	rdma_cc_hook_del_qp(&fq->hqp);
+	KUNIT_EXPECT_FALSE(test, rdma_cc_hook_cnp(&fq->hqp));
+	synchronize_rcu();
+	kfree(fq);
+
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(hdev, "none"), 0);
+	KUNIT_EXPECT_FALSE(test, rdma_cc_hook_cnp(&ctx->fq[0]->hqp));
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(hdev, "rdma_cc"), 0);
+	KUNIT_EXPECT_TRUE(test, rdma_cc_hook_cnp(&ctx->fq[0]->hqp));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
+	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 1ULL);
+
+	rcc_stop();
+	KUNIT_EXPECT_FALSE(test, rdma_cc_hook_cnp(&ctx->fq[0]->hqp));
+	KUNIT_EXPECT_EQ(test, rcc_start(), 0);
+	KUNIT_EXPECT_TRUE(test, rdma_cc_hook_cnp(&ctx->fq[0]->hqp));
 }
 
 /* The hook refuses a device a driver forgot to describe. */
@@ -325,6 +365,7 @@ static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_load_takes_on_existing),
 	KUNIT_CASE(lc_del_add_while_congested),
 	KUNIT_CASE(lc_unregister_dev_while_congested),
+	KUNIT_CASE(lc_cnp_tells_whether_taken),
 	KUNIT_CASE(lc_register_dev_rejects_incomplete),
 	KUNIT_CASE(lc_del_qp_after_unregister_dev),
 	KUNIT_CASE(lc_register_cc_validates),

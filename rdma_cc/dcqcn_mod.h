@@ -123,7 +123,7 @@ void dcqcn_debugfs_add_flow(struct dcqcn_flow *f);
 struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,
 				     struct rdma_cc_hook_qp *hqp);
 void dcqcn_flow_destroy(struct dcqcn_flow *f, bool to_line_rate);
-void dcqcn_flow_cnp(void *priv);
+bool dcqcn_flow_cnp(void *priv);
 void dcqcn_flow_tx(void *priv, u32 npkts);
 void dcqcn_flow_state(struct dcqcn_flow *f, struct dcqcn_flow_state *st);
 

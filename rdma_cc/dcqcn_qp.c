@@ -146,17 +146,18 @@ out:
 }
 
 /* cnp() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */
-void dcqcn_flow_cnp(void *priv)
+bool dcqcn_flow_cnp(void *priv)
 {
 	const struct dcqcn_sink sink = { dcqcn_flow_event, priv };
 	struct dcqcn_flow *f = priv;
 	unsigned long flags;
-	bool was_limited;
+	bool was_limited, taken;
 	u64 now;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
-	if (f->dead)
+	taken = !f->dead;
+	if (!taken)
 		goto out;
 	f->cnt.cnps++;
 	if (!dcqcn_flow_cfg(f))
@@ -170,6 +171,7 @@ void dcqcn_flow_cnp(void *priv)
 out:
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
+	return taken;
 }
 
 /* tx() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */

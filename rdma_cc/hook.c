@@ -474,21 +474,29 @@ EXPORT_SYMBOL_GPL(rdma_cc_hook_del_qp);
  *
  * Any context (rdma_cc_hook.h).  While the QP moves between congestion
  * controls the CNP is counted and handed to the new one.
+ *
+ * Return: true when a congestion control took the CNP (or will, once the
+ * move is done), false when none did: the device runs at line rate, or the
+ * QP is being deleted.
  */
-void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp)
+bool rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp)
 {
 	struct rdma_cc_hook_qp_cc *priv;
+	bool taken = false;
 
 	rcu_read_lock();
 	priv = rcu_dereference(qp->cc_priv);
 	if (priv) {
-		priv->ops->cnp(priv);
+		taken = priv->ops->cnp(priv);
 	} else {
 		smp_rmb();	/* pairs with rdma_cc_hook_move()'s smp_wmb() */
-		if (READ_ONCE(qp->moving))
+		if (READ_ONCE(qp->moving)) {
 			atomic_inc(&qp->cnps_in_move);
+			taken = true;
+		}
 	}
 	rcu_read_unlock();
+	return taken;
 }
 EXPORT_SYMBOL_GPL(rdma_cc_hook_cnp);
 

@@ -229,20 +229,23 @@ static void rcc_flow_event(struct rcc_flow *f, enum rcc_event_kind kind,
 }
 
 /* cnp() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */
-void rcc_flow_cnp(void *priv)
+bool rcc_flow_cnp(void *priv)
 {
 	struct rcc_flow *f = priv;
 	unsigned long flags;
+	bool taken;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&f->lock, flags);
-	if (!f->dead) {
+	taken = !f->dead;
+	if (taken) {
 		f->cnt.cnps++;
 		trace_cnp(f->hqp->dev->name, f->hqp->qpn);
 		rcc_flow_event(f, RCC_EV_CNP, 0);
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 	rcu_read_unlock();
+	return taken;
 }
 
 /* tx() of rdma_cc_cc_ops: see rdma_cc_hook.h for the contexts. */

@@ -151,7 +151,7 @@ void rcc_flow_cache_exit(void);
 struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 				 struct rdma_cc_hook_qp *hqp);
 void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate);
-void rcc_flow_cnp(void *priv);
+bool rcc_flow_cnp(void *priv);
 void rcc_flow_tx(void *priv, u32 npkts);
 bool rcc_flow_state(struct rcc_flow *f, struct rcc_flow_state *st);
 struct rcc_flow_own *rcc_flow_set_own(struct rcc_flow *f,

@@ -40,7 +40,7 @@
  *	qp->qpn = qpn;
  *	rdma_cc_hook_add_qp(dev, qp);		// process context, may sleep
  *	...
- *	rdma_cc_hook_cnp(qp);			// any context, per CNP
+ *	handled = rdma_cc_hook_cnp(qp);		// any context, per CNP
  *	rdma_cc_hook_tx(qp, npkts);		// any context, per packet(s) sent
  *	rdma_cc_hook_qp_snapshot(qp, &snap);	// to show the QP's CC state
  *	...
@@ -169,8 +169,10 @@ struct rdma_cc_cc_ops {
 	/*
 	 * The contexts of rdma_cc_hook_cnp()/tx() above; never sleep (but
 	 * for spinlock_t on PREEMPT_RT), no allocation, no global lock.
+	 * cnp() returns true when it counted the CNP for the QP, false when
+	 * the QP is being let go of and the CNP changed nothing.
 	 */
-	void (*cnp)(void *qp_priv);
+	bool (*cnp)(void *qp_priv);
 	void (*tx)(void *qp_priv, u32 npkts);
 	/*
 	 * Copy the state of a QP for rdma_cc_hook_qp_snapshot(); optional.
@@ -227,8 +229,13 @@ void rdma_cc_hook_unregister_cc(const struct rdma_cc_cc_ops *ops);
  */
 int rdma_cc_hook_set_dev_cc(struct rdma_cc_hook_dev *dev, const char *name);
 
-/* A CNP arrived for @qp from its peer.  Any context. */
-void rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp);
+/*
+ * A CNP arrived for @qp from its peer.  Any context.  Returns true when a
+ * congestion control took it (counted it for the QP), false when none did:
+ * the device runs at line rate, or the QP is being deleted.  A driver
+ * counts the two apart (mlx5's rp_cnp_handled and rp_cnp_ignored).
+ */
+bool rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp);
 /* @qp sent @npkts data packets.  Any context. */
 void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts);
 
