@@ -356,4 +356,3 @@ module_exit(dcqcn_mod_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("DCQCN's reaction point (mlx5's knobs) as a congestion control for RoCE queue pairs");
-MODULE_SOFTDEP("pre: rdma_cc_hook");

@@ -8,6 +8,8 @@
  * Everything a driver reaches per packet or per CNP takes only this QP's
  * irq-safe spinlock (or an atomic), allocates nothing and never sleeps.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include <linux/slab.h>
 
@@ -300,7 +302,7 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 	mutex_unlock(&dev->flows_lock);
 	if (err) {
 		if (err == -EBUSY)
-			pr_warn_ratelimited("rdma_cc: %s: QP %u attached twice; it runs at line rate\n",
+			pr_warn_ratelimited("%s: QP %u attached twice; it runs at line rate\n",
 					    hqp->dev->name, hqp->qpn);
 		kmem_cache_free(rcc_flow_cache, f);
 		return NULL;
