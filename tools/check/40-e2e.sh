@@ -149,7 +149,7 @@ senders_ok() {	# every sender's ib_write_bw exited 0 with a goodput > 0
 # Without rdma_cc no reaction point listens, so the patched rxe leaves its
 # packets Not-ECT; the baseline asks for ECT(0) in the traffic class itself
 # (rxe keeps a user's ECN bits), so that the switch marks rather than drops.
-TB_TCLASS=2 tb_incast without 0 "$dur"
+TB_TCLASS=2 tb_incast_again without 0 "$dur"
 check "incast without rdma_cc completes" senders_ok without
 check "without rdma_cc: the switch marks CE" gt "$(num without switch_marked)" 0
 retx() { echo $(( $(num "$1" rxe_completer_retry_err) + $(num "$1" rxe_rcvd_seq_err) )); }
@@ -161,7 +161,7 @@ if [ "$have_cc" = 0 ] || [ "$patched" = 0 ]; then
 	reason=$([ "$have_cc" = 0 ] && echo "no rdma_cc.ko" || echo "rxe not patched")
 	for t in "${RUN_TESTS[@]:3:10}"; do nok "$t ($reason)"; done
 else
-	tb_incast with 1 "$dur"
+	tb_incast_again with 1 "$dur"
 	check "incast with rdma_cc completes" senders_ok with
 
 	ce_pkts=$(tshark -r "$TB_RUN/with/ce.pcap" -Y 'ip.dsfield.ecn == 3 && udp.dstport == 4791' 2>/dev/null | wc -l)
@@ -226,7 +226,7 @@ else
 
 	# twice as long: an unload under traffic took 11 and 29 s in a loaded
 	# guest, and the load must come while the traffic still runs
-	TB_VICTIM=0 tb_incast reload 1 "${E2E_RELOAD_DURATION:-$((2 * dur))}" 1
+	TB_VICTIM=0 tb_incast_again reload 1 "${E2E_RELOAD_DURATION:-$((2 * dur))}" 1
 	reload_ok() {
 		local d=$TB_RUN/reload
 		[ "$(grep -c ' ok$' "$d/reload.log" 2>/dev/null)" = $((2 * TB_SENDERS)) ] || return 1
@@ -244,8 +244,10 @@ w=0
 for n in without with reload; do w=$((w + $(num "$n" dmesg_warnings))); done
 check "no WARNING or BUG in any VM's kernel log ($w)" [ "$w" = 0 ]
 if [ "$w" != 0 ]; then
-	grep -hE -B2 -A8 'WARNING|BUG|Oops' "$TB_RUN"/*/dmesg-*.txt | head -n 40
+	grep -hE -B2 -A8 'WARNING|BUG|Oops|NETDEV WATCHDOG' "$TB_RUN"/*/dmesg-*.txt | head -n 40
 fi
+# runs repeated because a guest's emulated NIC stalled (tb_incast_again)
+[ -s "$TB_RUN/repeated-runs" ] && sed "s/^/# e2e[$kl]: repeated: /" "$TB_RUN/repeated-runs"
 
 echo
 runs=(without)

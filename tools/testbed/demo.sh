@@ -39,9 +39,9 @@ trap 'exit 130' INT TERM
 tb_rxe_needs_hook ||
 	rcc_log "warning: rdma_rxe.ko is not the patched one: rdma_cc cannot act"
 tb_up || rcc_die "the testbed did not come up (logs in $TB_RUN)"
-tb_incast without 0 "${DEMO_DURATION:-40}" ||
+tb_incast_again without 0 "${DEMO_DURATION:-40}" ||
 	rcc_die "the incast without rdma_cc failed (logs in $TB_RUN/without)"
-tb_incast with 1 "${DEMO_DURATION:-40}" ||
+tb_incast_again with 1 "${DEMO_DURATION:-40}" ||
 	rcc_die "the incast with rdma_cc failed (logs in $TB_RUN/with)"
 
 echo

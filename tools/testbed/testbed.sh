@@ -51,8 +51,9 @@ tb_up() {
 	mkdir -p "$TB_RUN/modules"
 	# A copy of the modules for this run: the build outputs in the
 	# repository and the cache may be rebuilt while the testbed runs.
+	# (A second tb_up, after a tb_down, finds them there already.)
 	for m in TB_RXE_KO TB_HOOK_KO TB_CC_KO; do
-		if [ -f "${!m}" ]; then
+		if [ -f "${!m}" ] && [ "$(dirname "${!m}")" != "$TB_RUN/modules" ]; then
 			cp "${!m}" "$TB_RUN/modules/" || return 1
 			printf -v "$m" '%s' "$TB_RUN/modules/$(basename "${!m}")"
 		fi
