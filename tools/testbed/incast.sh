@@ -564,8 +564,8 @@ tb_incast_result() {
 # run in DIR: the guest's netdev watchdog fired (a virtio TX queue that got
 # no completion for seconds).  CI saw it once, on the receiver of a 6.1
 # testbed 20 s after a reload, its TX queue then stuck for minutes while
-# three TCG guests shared two loaded cores; nothing of rdma_cc or rxe is
-# on that path (the queue belongs to virtio_net and qemu).
+# three TCG guests shared two loaded cores (the queue belongs to
+# virtio_net and qemu; rxe only hands it packets).
 tb_nic_stalled() {
 	local v
 	for v in $TB_VMS; do
