@@ -45,6 +45,7 @@ static void dq_exit(struct kunit *test)
 		dcqcn_param_write(dcqcn_param_descs[i].name, v);
 	}
 	dcqcn_param_write("mtu", "4096");
+	dcqcn_param_write("slowdown", "1");
 }
 
 /* Registered at boot, beside rdma_cc; rdma_cc stays the default. */
@@ -121,6 +122,75 @@ static void dq_cnp_cuts_then_recovers(struct kunit *test)
 	fake_dev_free(fd);
 }
 
+/*
+ * slowdown N: the machine as on a fabric N times slower.  mlx5's values on
+ * a 25 Gbit/s device slowed down 12,500 times (the testbed's): R 2 Mbit/s,
+ * periods of 12.5 ms (alpha), 50 ms (decrease check) and 3.75 s (increase
+ * timer), steps of 400 and 4,000 bit/s, a floor of 80 bit/s, and the byte
+ * counter's 2 MB as it is.
+ */
+static void dq_slowdown_resolves(struct kunit *test)
+{
+	struct dcqcn_params p;
+
+	dcqcn_params_default(&p);
+	KUNIT_EXPECT_EQ(test, p.slowdown, 1U);
+	p.slowdown = 12500;
+	dcqcn_resolve(&p, 25 * GBPS);
+	KUNIT_EXPECT_EQ(test, p.cfg.line_bps, 2000000ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.alpha_ns, 12500000ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.dec_ns, 50000000ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.inc_ns, 3750000000ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.ai_bps, 400ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.hai_bps, 4000ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.min_bps, 80ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.byte_reset, 32767ULL * 64);
+	/* a rate that would round to 0 is 1 bit/s; 0 ("unchanged") stays */
+	p.slowdown = DCQCN_SLOWDOWN_MAX;
+	p.v[DCQCN_RATE_ON_FIRST_CNP] = 0;
+	dcqcn_resolve(&p, 100000);
+	KUNIT_EXPECT_EQ(test, p.cfg.line_bps, 1ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.min_bps, 1ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.first_bps, 0ULL);
+	/* 1 is the fabric as the knobs say */
+	dcqcn_params_default(&p);
+	dcqcn_resolve(&p, 25 * GBPS);
+	KUNIT_EXPECT_EQ(test, p.cfg.line_bps, 25 * GBPS);
+	KUNIT_EXPECT_EQ(test, p.cfg.dec_ns, 4000ULL);
+	KUNIT_EXPECT_EQ(test, p.cfg.ai_bps, 5000000ULL);
+}
+
+/*
+ * The module's slowdown: a QP on a 25 Gbit/s device slowed down 12,500
+ * times starts at R = 2 Mbit/s, debugfs's link and line rates say both,
+ * and its decrease check comes 50 ms after the CNP, not 4 us: the cut is
+ * the one of the unslowed test above, 0.5102 of R.
+ */
+static void dq_slowdown_in_the_module(struct kunit *test)
+{
+	struct fake_dev *fd = fake_dev_new(test, "dqs", 25 * GBPS);
+	struct fake_qp *fq = fake_qp_new(test, fd, 4);
+	struct dcqcn_flow_state st;
+
+	KUNIT_ASSERT_EQ(test, dcqcn_param_write("slowdown", "12500\n"), 0);
+	KUNIT_EXPECT_EQ(test, dcqcn_param_read("slowdown"), 12500U);
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(&fd->hdev, "dcqcn"), 0);
+	fake_qp_cnp(fq);
+	KUNIT_ASSERT_TRUE(test, dq_state(fq, &st));
+	KUNIT_EXPECT_EQ(test, st.link_bps, 25 * GBPS);
+	KUNIT_EXPECT_EQ(test, st.line_bps, 2000000ULL);
+	KUNIT_EXPECT_TRUE(test, st.rp.limited);
+	KUNIT_EXPECT_EQ(test, st.rp.rc, 2000000ULL);
+	KUNIT_EXPECT_EQ(test, st.cnt.cuts, 0ULL);
+	msleep(120);
+	KUNIT_ASSERT_TRUE(test, dq_state(fq, &st));
+	KUNIT_EXPECT_EQ(test, st.cnt.cuts, 1ULL);
+	KUNIT_EXPECT_GE(test, st.rp.rc, 1010000ULL);
+	KUNIT_EXPECT_LE(test, st.rp.rc, 1030000ULL);
+	fake_qp_free(fq);
+	fake_dev_free(fd);
+}
+
 /* The byte counter counts the driver's packets at mtu bytes each. */
 static void dq_byte_counter_counts_packets(struct kunit *test)
 {
@@ -163,6 +233,7 @@ static void dq_params_validated(struct kunit *test)
 		{ "rpg_min_rate", "0" }, { "clamp_tgt_rate", "2" },
 		{ "rpg_ai_rate", "10000001" }, { "rpg_byte_reset", "32768" },
 		{ "mtu", "0" }, { "mtu", "65537" },
+		{ "slowdown", "0" }, { "slowdown", "1000001" },
 		{ "rpg_gd", "99999999999999999999" },
 	};
 	u32 gd = dcqcn_param_read("rpg_gd");
@@ -550,6 +621,8 @@ static struct kunit_case dq_cases[] = {
 	KUNIT_CASE(dq_registered_rdma_cc_default),
 	KUNIT_CASE(dq_cnp_cuts_then_recovers),
 	KUNIT_CASE(dq_byte_counter_counts_packets),
+	KUNIT_CASE(dq_slowdown_resolves),
+	KUNIT_CASE(dq_slowdown_in_the_module),
 	KUNIT_CASE(dq_params_validated),
 	KUNIT_CASE(dq_param_applies_to_next_event),
 	KUNIT_CASE(dq_choose_per_device),

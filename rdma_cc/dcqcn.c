@@ -47,6 +47,7 @@
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #else
 #include <stdio.h>
 #endif
@@ -164,6 +165,7 @@ static void set_preset(struct dcqcn_params *p, enum dcqcn_preset k)
 void dcqcn_params_default(struct dcqcn_params *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->slowdown = 1;
 	set_preset(p, DCQCN_PRESET_MLX5);
 }
 
@@ -345,25 +347,41 @@ u64 dcqcn_frac_micro(dcqcn_frac x)
 
 #endif /* DCQCN_FIXED_POINT */
 
+/* @mbps Mbit/s on a fabric @n times slower, in bit/s (at least 1 if set) */
+static u64 mbps_slowed(u32 mbps, u64 n)
+{
+	u64 bps = div64_u64(mbps * BPS_PER_MBPS, n);
+
+	return mbps && !bps ? 1 : bps;
+}
+
 void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps)
 {
 	struct dcqcn_cfg *c = &p->cfg;
 	const u32 *v = p->v;
-	u64 first = (u64)v[DCQCN_RATE_ON_FIRST_CNP] * BPS_PER_MBPS;
+	/* slowed down: periods x n, bit/s / n (dcqcn_params) */
+	u64 n = p->slowdown ? p->slowdown : 1;
+	u64 us = NS_PER_US * n;
+	u64 first = mbps_slowed(v[DCQCN_RATE_ON_FIRST_CNP], n);
 
+	if (line_bps) {
+		line_bps = div64_u64(line_bps, n);
+		if (!line_bps)
+			line_bps = 1;
+	}
 	memset(c, 0, sizeof(*c));
 	c->line_bps = line_bps;
-	c->alpha_ns = v[DCQCN_TCP_RTT] * NS_PER_US;
-	c->dec_ns = v[DCQCN_MONITOR_PERIOD] * NS_PER_US;
-	c->inc_ns = v[DCQCN_TIME_RESET] * NS_PER_US;
+	c->alpha_ns = v[DCQCN_TCP_RTT] * us;
+	c->dec_ns = v[DCQCN_MONITOR_PERIOD] * us;
+	c->inc_ns = v[DCQCN_TIME_RESET] * us;
 	c->byte_reset = (u64)v[DCQCN_BYTE_RESET] * BYTE_UNIT;
 	c->threshold = v[DCQCN_THRESHOLD];
 	/* run.py: ai = 5 * bw / 25, hai = 50 * bw / 25 Mbit/s, bw in Gbit/s */
-	c->ai_bps = v[DCQCN_AI_RATE] ? v[DCQCN_AI_RATE] * BPS_PER_MBPS :
+	c->ai_bps = v[DCQCN_AI_RATE] ? mbps_slowed(v[DCQCN_AI_RATE], n) :
 		    line_bps / 5000;
-	c->hai_bps = v[DCQCN_HAI_RATE] ? v[DCQCN_HAI_RATE] * BPS_PER_MBPS :
+	c->hai_bps = v[DCQCN_HAI_RATE] ? mbps_slowed(v[DCQCN_HAI_RATE], n) :
 		     line_bps / 500;
-	c->min_bps = v[DCQCN_MIN_RATE] * BPS_PER_MBPS;
+	c->min_bps = mbps_slowed(v[DCQCN_MIN_RATE], n);
 	c->first_bps = first > line_bps ? line_bps : first;
 	c->g = v[DCQCN_TCP_G];
 	c->g_keep = frac_1024(v[DCQCN_TCP_G]);

@@ -115,10 +115,21 @@ struct dcqcn_cfg {
 	bool release;		/* free the limiter when back at R */
 };
 
+/*
+ * The slow-down of an emulated fabric: with @slowdown N the machine runs as
+ * on a fabric N times slower than the device and the knobs say: the line
+ * rate and every rate knob divided by N, every period multiplied by N,
+ * byte counts unchanged (at 1/N of the rate, the same bytes take N times
+ * as long, as the periods do).  1, the default, is the fabric as it is;
+ * only a testbed of emulated hosts sets it (Documentation/testbed.rst).
+ */
+#define DCQCN_SLOWDOWN_MAX	1000000
+
 struct dcqcn_params {
 	enum dcqcn_preset preset;
 	u32 v[DCQCN_NR_PARAMS];	/* the preset's values, or overrides */
 	u32 overridden;		/* bit i: v[i] came from --dcqcn-NAME */
+	u32 slowdown;		/* 1 .. DCQCN_SLOWDOWN_MAX; 1 by default */
 	struct dcqcn_cfg cfg;	/* valid after dcqcn_resolve() */
 };
 
@@ -133,7 +144,10 @@ int dcqcn_parse_u32(const char *s, u32 max, u32 *out);
  */
 int dcqcn_param_parse(struct dcqcn_params *p, const char *name,
 		      const char *value, char *err, size_t errlen);
-/* Fill p->cfg for a sender whose line rate is @line_bps. */
+/*
+ * Fill p->cfg for a sender whose device's line rate is @line_bps (R is
+ * @line_bps / p->slowdown, at least 1 bit/s when @line_bps is not 0).
+ */
 void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps);
 
 enum dcqcn_event_kind {

@@ -107,6 +107,15 @@ int dcqcn_param_write(const char *name, const char *val)
 				 DCQCN_MTU_MAX);
 		else
 			s->mtu = v;
+	} else if (!strcmp(name, "slowdown")) {
+		ret = dcqcn_parse_u32(buf, DCQCN_SLOWDOWN_MAX, &v) || !v ?
+		      -EINVAL : 0;
+		if (ret)
+			snprintf(err, sizeof(err),
+				 "expected a whole number 1 .. %u (times slower)",
+				 DCQCN_SLOWDOWN_MAX);
+		else
+			s->p.slowdown = v;
 	} else {
 		ret = dcqcn_param_parse(&s->p, name, buf, err, sizeof(err));
 	}
@@ -123,7 +132,7 @@ int dcqcn_param_write(const char *name, const char *val)
 	return 0;
 }
 
-/* The value of a knob (or "mtu") in force. */
+/* The value of a knob (or "mtu", "slowdown") in force. */
 u32 dcqcn_param_read(const char *name)
 {
 	struct dcqcn_snap *s;
@@ -132,8 +141,12 @@ u32 dcqcn_param_read(const char *name)
 
 	rcu_read_lock();
 	s = rcu_dereference(dcqcn_snap);
-	if (s)
-		v = id < 0 ? s->mtu : s->p.v[id];
+	if (s && id >= 0)
+		v = s->p.v[id];
+	else if (s && !strcmp(name, "slowdown"))
+		v = s->p.slowdown;
+	else if (s)
+		v = s->mtu;
 	rcu_read_unlock();
 	return v;
 }
@@ -208,6 +221,9 @@ MODULE_PARM_DESC(clamp_tgt_rate_after_time_inc,
 module_param_cb(mtu, &dcqcn_param_ops, "mtu", 0644);
 MODULE_PARM_DESC(mtu,
 		 "bytes each packet the driver reports counts for rpg_byte_reset (bytes, range 1..65536)");
+module_param_cb(slowdown, &dcqcn_param_ops, "slowdown", 0644);
+MODULE_PARM_DESC(slowdown,
+		 "run as on a fabric this many times slower: line rate and rates / it, periods x it; 1 = as is, for emulated testbeds only (times, range 1..1000000)");
 
 /*
  * debugfs: /sys/kernel/debug/rdma_cc_dcqcn/<device>/qp<N>, one consistent
@@ -221,6 +237,7 @@ static int dcqcn_qp_show(struct seq_file *m, void *unused)
 	dcqcn_flow_state(f, &st);
 	seq_printf(m, "qpn: %u\n", f->hqp->qpn);
 	seq_printf(m, "congested: %d\n", st.rp.limited);
+	seq_printf(m, "link_rate_bps: %llu\n", st.link_bps);
 	seq_printf(m, "line_rate_bps: %llu\n", st.line_bps);
 	seq_printf(m, "current_bps: %llu\n", st.rp.rc);
 	seq_printf(m, "target_bps: %llu\n", st.rp.rt);

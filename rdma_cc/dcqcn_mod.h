@@ -25,7 +25,8 @@
 
 /*
  * One published, never modified, set of parameters: the knobs in mlx5's
- * names and units (@p.v, preset mlx5) and the packet size.  @gen grows
+ * names and units (@p.v, preset mlx5), the slow-down (@p.slowdown) and the
+ * packet size.  @gen grows
  * with every write, so a QP sees a new set without keeping a pointer.
  */
 struct dcqcn_snap {
@@ -104,7 +105,8 @@ struct dcqcn_flow {
 struct dcqcn_flow_state {
 	struct dcqcn_qp rp;
 	struct dcqcn_counters cnt;
-	u64 line_bps;
+	u64 link_bps;		/* the device's line rate */
+	u64 line_bps;		/* R: link_bps / slowdown */
 	u64 told_bps;
 	bool timer_armed;
 };

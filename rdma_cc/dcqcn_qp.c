@@ -44,8 +44,9 @@ static void dcqcn_flow_event(void *ctx, const struct dcqcn_event *ev)
 
 /*
  * Bring f->cfg up to the parameters in force and the device's line rate,
- * if either changed since it was resolved.  Returns the line rate, 0 when
- * the device reports none (then DCQCN leaves the QP alone).  Under f->lock
+ * if either changed since it was resolved.  Returns the device's line rate
+ * (R is that over the slow-down, f->cfg.line_bps), 0 when the device
+ * reports none (then DCQCN leaves the QP alone).  Under f->lock
  * and rcu_read_lock().
  */
 static u64 dcqcn_flow_cfg(struct dcqcn_flow *f)
@@ -265,7 +266,8 @@ void dcqcn_flow_state(struct dcqcn_flow *f, struct dcqcn_flow_state *st)
 	spin_lock_irqsave(&f->lock, flags);
 	st->rp = f->rp;
 	st->cnt = f->cnt;
-	st->line_bps = f->cfg_line;
+	st->link_bps = f->cfg_line;
+	st->line_bps = f->cfg.line_bps;
 	st->told_bps = f->told_bps;
 	st->timer_armed = hrtimer_is_queued(&f->timer);
 	spin_unlock_irqrestore(&f->lock, flags);

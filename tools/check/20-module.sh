@@ -121,16 +121,16 @@ check_kernel() {
 	fi
 	if [ -n "$dtable" ]; then
 		mi=$(modinfo "$dir/rdma_cc_dcqcn.ko")
-		want=$("$dtable"; echo "mtu range 1..65536")
+		want=$("$dtable"; echo "mtu range 1..65536"; echo "slowdown range 1..1000000")
 		# "parm: NAME:... (UNIT, range MIN..MAX) (uint)" -> "NAME range MIN..MAX"
 		have=$(sed -n 's/^parm: *\([a-z_]*\):.*, \(range [0-9]*\.\.[0-9]*\)).*/\1 \2/p' <<<"$mi")
 		if [ "$(sort <<<"$want")" = "$(sort <<<"$have")" ] &&
 		   [ "$(modinfo -F license "$dir/rdma_cc_dcqcn.ko")" = GPL ] &&
 		   [ -n "$(modinfo -F description "$dir/rdma_cc_dcqcn.ko")" ]; then
-			echo "ok $t: rdma_cc_dcqcn.ko: license, description, all 16 knobs with mlx5's names and dcqcn.c's ranges"
+			echo "ok $t: rdma_cc_dcqcn.ko: license, description, all 17 knobs (mlx5's names, mtu, slowdown) with dcqcn.c's ranges"
 		else
 			diff <(sort <<<"$want") <(sort <<<"$have") | head -n 20
-			echo "not ok $t: rdma_cc_dcqcn.ko: license, description, all 16 knobs with mlx5's names and dcqcn.c's ranges"
+			echo "not ok $t: rdma_cc_dcqcn.ko: license, description, all 17 knobs (mlx5's names, mtu, slowdown) with dcqcn.c's ranges"
 		fi
 	fi
 	hi=$(modinfo -F license "$dir/rdma_cc_hook.ko")

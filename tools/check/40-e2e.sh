@@ -18,8 +18,10 @@
 # does not react fails them (TB_CC_KO=.../fixed_rate.ko, see
 # Documentation/testbed.rst).  Prints the runs' figures side by side.
 # E2E_DURATION (s, default 40 on 6.1, 30 on the other kernels) sets each
-# run's length (E2E_RELOAD_DURATION the reload run's, twice that).  What cannot run (no patched rxe, no module) is reported
-# as "not ok ... (reason)".
+# run's length (E2E_RELOAD_DURATION the reload run's, twice that).  A
+# fourth run, DCQCN (rdma_cc_dcqcn.ko) on the same incast, comes on 6.1
+# (E2E_DCQCN=1 or 0 to choose).  What cannot run (no patched rxe, no
+# module) is reported as "not ok ... (reason)".
 #
 # All of it once per kernel: by default 6.1 and 6.12-rt (the RT kernel runs
 # 6.12's code and adds its own rules; both VM suites on every kernel would
@@ -240,8 +242,37 @@ else
 	check "rdma_cc unloaded and reloaded under traffic, traffic survives" reload_ok
 fi
 
+# DCQCN (rdma_cc_dcqcn.ko, mlx5's values slowed down to the testbed's
+# links: TB_DCQCN_PARAMS) on the same incast, the device switched to it
+# with one write; rdma_cc is unloaded first and DCQCN after.  On 6.1 only
+# by default (E2E_DCQCN=1 elsewhere too): CI's time.
+if [ "${E2E_DCQCN:-$([ "$kl" = 6.1 ] && echo 1 || echo 0)}" = 1 ]; then
+	if [ "$have_cc" = 1 ] && [ "$patched" = 1 ] && [ -f "$TB_DCQCN_KO" ]; then
+		for v in ${TB_VMS#r }; do tb_cc_unload "$v"; done
+		TB_CC_KO=$TB_DCQCN_KO TB_CC_PARAMS=$TB_DCQCN_PARAMS TB_CC_ALGO=dcqcn \
+			tb_incast_again dcqcn 1 "$dur"
+		for v in ${TB_VMS#r }; do TB_CC_KO=$TB_DCQCN_KO tb_cc_unload "$v"; done
+		check "incast with DCQCN completes" senders_ok dcqcn
+		dcqcn_acts() {
+			local v
+			for v in $TB_SENDERS_LIST; do
+				grep -qx 'cc_algo=dcqcn' "$TB_RUN/dcqcn/result" || return 1
+				[ "$(num dcqcn "cc_cuts_$v")" -gt 0 ] || return 1
+				[ "$(num dcqcn "cc_increases_$v")" -gt 0 ] || return 1
+			done
+		}
+		check "with DCQCN: every sender's DCQCN cut and raised its QPs' rates ($(for v in $TB_SENDERS_LIST; do printf '%s: %s cuts, %s increases; ' "$v" "$(num dcqcn "cc_cuts_$v")" "$(num dcqcn "cc_increases_$v")"; done))" dcqcn_acts
+		check "with DCQCN: every CNP the receiver sent reached a sender ($(num dcqcn rxe_np_cnp_sent) sent, $(num dcqcn wire_cnps) captured, $(num dcqcn rxe_rp_cnp_handled) taken + $(num dcqcn rxe_rp_cnp_ignored) ignored)" \
+			eval '[ "$(num dcqcn rxe_np_cnp_sent)" -gt 0 ] && [ "$(num dcqcn wire_cnps)" = "$(num dcqcn rxe_np_cnp_sent)" ] && [ $(( $(num dcqcn rxe_rp_cnp_handled) + $(num dcqcn rxe_rp_cnp_ignored) )) = "$(num dcqcn rxe_np_cnp_sent)" ]'
+		check "with DCQCN: the senders were paced ($(num dcqcn rxe_paced_ms) ms; drops $(drops dcqcn), $(drops with) with rdma_cc, $(drops without) without)" \
+			gt "$(num dcqcn rxe_paced_ns)" 0
+	else
+		nok "incast with DCQCN ($([ -f "$TB_DCQCN_KO" ] && echo "no rdma_cc or rxe not patched" || echo "no rdma_cc_dcqcn.ko"))"
+	fi
+fi
+
 w=0
-for n in without with reload; do w=$((w + $(num "$n" dmesg_warnings))); done
+for n in without with reload dcqcn; do w=$((w + $(num "$n" dmesg_warnings))); done
 check "no WARNING or BUG in any VM's kernel log ($w)" [ "$w" = 0 ]
 if [ "$w" != 0 ]; then
 	grep -hE -B2 -A8 'WARNING|BUG|Oops|NETDEV WATCHDOG' "$TB_RUN"/*/dmesg-*.txt | head -n 40
@@ -253,5 +284,6 @@ echo
 runs=(without)
 [ -s "$TB_RUN/with/result" ] && runs+=(with)
 [ -s "$TB_RUN/reload/result" ] && runs+=(reload)
+[ -s "$TB_RUN/dcqcn/result" ] && runs+=(dcqcn)
 tb_table "${runs[@]}"
 echo "e2e[$kl]: took $(( $(date +%s) - start )) s; run data in $TB_RUN"

@@ -60,15 +60,31 @@ def dcqcn_entries():
     mtu = re.search(r"#define DCQCN_MTU_DEFAULT\s+(\d+)", open(os.path.join(
         TOP, "rdma_cc", "dcqcn_mod.h")).read()).group(1)
     rows.append(("mtu", "bytes", "1", "65536", mtu))
+    slow_max = re.search(r"#define DCQCN_SLOWDOWN_MAX\s+(\d+)", open(
+        os.path.join(TOP, "rdma_cc", "dcqcn.h")).read()).group(1)
+    rows.append(("slowdown", "times", "1", slow_max, "1"))
+    own = {
+        "mtu": "the hook counts packets, this is the bytes\n\t\teach "
+               "counts for rpg_byte_reset.",
+        "slowdown": "for emulated testbeds, whose links\n\t\tand round "
+                    "trips are thousands of times slower than a\n\t\t"
+                    "NIC's; 1 on a real fabric.",
+    }
     out = ""
     for name, unit, lo, hi, d in rows:
+        if name in own:
+            what = ("\t\tOur own knob, not mlx5's: %s\n\t\tFor every QP"
+                    % own[name])
+        else:
+            what = ("\t\tDCQCN's knob of the same name and unit as mlx5's\n"
+                    "\t\t/sys/class/net/<dev>/ecn/roce_rp/%s (Documentation/"
+                    "sim/\n\t\tdcqcn.rst gives the source of every value), "
+                    "for every QP" % name)
         out += ("What:\t\t/sys/module/rdma_cc_dcqcn/parameters/%s\n"
                 "Date:\t\tDecember 2026\nKernelVersion:\t6.1\n"
                 "Contact:\trdma_cc maintainers\nDescription:\n"
                 "\t\t(RW) %s.\n\t\tUnit: %s. Valid: %s .. %s. Default: %s%s.\n"
-                "\t\tDCQCN's knob of the same name and unit as mlx5's\n"
-                "\t\t/sys/class/net/<dev>/ecn/roce_rp/%s (Documentation/sim/\n"
-                "\t\tdcqcn.rst gives the source of every value), for every QP\n"
+                "%s\n"
                 "\t\tunder rdma_cc_dcqcn.ko; also settable at load time\n"
                 "\t\t(insmod rdma_cc_dcqcn.ko %s=...).\n"
                 "\t\tA write of anything but plain decimal digits (an optional\n"
@@ -77,10 +93,7 @@ def dcqcn_entries():
                 "\t\tunchanged. A change applies from each QP's next CNP,\n"
                 "\t\tpacket or timer; the rates a QP has keep.\n\n"
                 % (name, helps[name], unit, lo, hi, d,
-                   "" if name == "mtu" else " (mlx5's)",
-                   name if name != "mtu" else "(none: the hook counts "
-                   "packets,\n\t\tthis is the bytes each counts for "
-                   "rpg_byte_reset)", name))
+                   "" if name in own else " (mlx5's)", what, name))
     return out
 
 

@@ -48,11 +48,14 @@ TB_VICTIM_PORT=18600
 # same hook (TB_CC_KO=.../fixed_rate.ko, which never reacts).
 tb_cc_name() { basename "$TB_CC_KO" .ko; }
 
+# TB_CC_ALGO: the name to write to the device's congestion_control after
+# the load (rdma_cc runs a device not written to: empty for it).
 tb_cc_load() {
 	tb_vm_run "$1" 30 <<-EOS
 	if ! grep -q '^$(tb_cc_name) ' /proc/modules; then
 		insmod $TB_CC_KO $TB_CC_PARAMS || exit 1
 	fi
+	$([ -n "${TB_CC_ALGO:-}" ] && echo "echo $TB_CC_ALGO >/sys/kernel/rdma_cc_hook/rxe0/congestion_control || exit 1")
 	EOS
 }
 
@@ -118,7 +121,7 @@ tb_cc_latest() {
 		for (q = 1; q <= n; q++) { c += kv[q, "congested"]
 			r += kv[q, "congested"] == 1 ? kv[q, "current_bps"] : lr }
 		printf "qps=%d congested=%d rate_bps=%d", n, c, r
-		split("cnps packets episodes fr_cut ai_cut fr_inc ai_inc floor_hits", ks, " ")
+		split("cnps packets episodes fr_cut ai_cut fr_inc ai_inc floor_hits cuts increases", ks, " ")
 		for (j in ks) { s = 0; for (q = 1; q <= n; q++) s += kv[q, ks[j]]; printf " %s=%d", ks[j], s }
 		printf "\n" }' "$1" 2>/dev/null
 }
@@ -469,6 +472,7 @@ tb_incast_result() {
 	echo "kmin_bytes=$TB_KMIN_BYTES"
 	echo "kmax_bytes=$TB_KMAX_BYTES"
 	echo "cc_params=$TB_CC_PARAMS"
+	echo "cc_algo=$([ "$cc" = 1 ] && echo "${TB_CC_ALGO:-$(tb_cc_name)}" || echo none)"
 	echo "bulk_qps=$(tb_bulk_qps "$dir")"
 	for v in $TB_SENDERS_LIST; do
 		i=$((i + 1))
@@ -548,7 +552,7 @@ tb_incast_result() {
 	for v in $TB_SENDERS_LIST; do
 		local last
 		last=$(tb_cc_latest "$dir/$v-cc.log" all)
-		for key in cnps episodes fr_cut ai_cut fr_inc ai_inc floor_hits; do
+		for key in cnps episodes fr_cut ai_cut fr_inc ai_inc floor_hits cuts increases; do
 			echo "cc_${key}_$v=$(tb_kv "$key" "$last")"
 		done
 	done
@@ -609,7 +613,7 @@ tb_table() {
 		done
 		printf '\n'
 	}
-	tb_table_row "rdma_cc loaded" cc
+	tb_table_row "congestion control loaded" cc
 	for v in $TB_SENDERS_LIST; do
 		tb_table_row "goodput $v (Mbit/s, perftest)" "goodput_mbps_$v"
 	done
@@ -649,5 +653,15 @@ tb_table() {
 		tb_table_row "rdma_cc cuts $v" "cc_fr_cut_$v+cc_ai_cut_$v"
 		tb_table_row "rdma_cc increases $v" "cc_fr_inc_$v+cc_ai_inc_$v"
 	done
+	local dcqcn=0
+	for n in "${dirs[@]}"; do
+		grep -qs '^cc_algo=dcqcn$' "$TB_RUN/$n/result" && dcqcn=1
+	done
+	if [ $dcqcn = 1 ]; then
+		for v in $TB_SENDERS_LIST; do
+			tb_table_row "DCQCN cuts $v" "cc_cuts_$v"
+			tb_table_row "DCQCN increases $v" "cc_increases_$v"
+		done
+	fi
 	tb_table_row "kernel warnings (dmesg)" dmesg_warnings
 }

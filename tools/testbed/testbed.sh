@@ -33,6 +33,11 @@ TB_RXE_KO=${TB_RXE_KO:-$RDMA_CC_CACHE/rxe-build/$(tb_release)/rdma_rxe.ko}
 : "${TB_RXE_PARAMS=pace_burst_us=10000}"
 TB_HOOK_KO=${TB_HOOK_KO:-$(rcc_moddir)/rdma_cc_hook.ko}
 TB_CC_KO=${TB_CC_KO:-$(rcc_moddir)/rdma_cc.ko}
+# DCQCN (rdma_cc_dcqcn.ko) for the runs that compare it: mlx5's values on
+# the 25 Gbit/s links slowed down 12,500 times, R = 2 Mbit/s as rdma_cc's
+# (Documentation/testbed.rst says why)
+TB_DCQCN_KO=${TB_DCQCN_KO:-$(rcc_moddir)/rdma_cc_dcqcn.ko}
+: "${TB_DCQCN_PARAMS=slowdown=12500}"
 TB_HOST_PIDS=()
 
 tb_ip() { case $1 in r) echo 198.18.0.10 ;; s*) echo "198.18.0.1${1#s}" ;; esac; }
@@ -52,7 +57,7 @@ tb_up() {
 	# A copy of the modules for this run: the build outputs in the
 	# repository and the cache may be rebuilt while the testbed runs.
 	# (A second tb_up, after a tb_down, finds them there already.)
-	for m in TB_RXE_KO TB_HOOK_KO TB_CC_KO; do
+	for m in TB_RXE_KO TB_HOOK_KO TB_CC_KO TB_DCQCN_KO; do
 		if [ -f "${!m}" ] && [ "$(dirname "${!m}")" != "$TB_RUN/modules" ]; then
 			cp "${!m}" "$TB_RUN/modules/" || return 1
 			printf -v "$m" '%s' "$TB_RUN/modules/$(basename "${!m}")"

@@ -13,6 +13,9 @@
 : "${TB_VM_NICE:=5}"
 # extra kernel command line for every VM (slub_debug=U,kmalloc-96, say)
 : "${TB_VM_APPEND:=}"
+# the speed the VMs' virtio NICs report (Mbit/s), so rxe's link speed: a
+# 25 Gbit/s RoCE port (without it virtio has none and rxe takes 1000)
+: "${TB_LINK_MBIT:=25000}"
 
 # tb_vm_start NAME NETNS TAP MAC IP: boot a VM (returns once qemu runs).
 tb_vm_start() {
@@ -33,7 +36,7 @@ tb_vm_start() {
 		-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on \
 		-virtfs "local,path=$d/ctl,mount_tag=ctl,security_model=none" \
 		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no" \
-		-device "virtio-net-pci,netdev=n0,mac=$mac" \
+		-device "virtio-net-pci,netdev=n0,mac=$mac,speed=$TB_LINK_MBIT,duplex=full" \
 		-serial "file:$d/console.log" -monitor none \
 		-pidfile "$d/qemu.pid" -daemonize ||
 		{ rcc_log "vm $name: qemu failed to start"; return 1; }
