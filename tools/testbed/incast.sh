@@ -138,8 +138,8 @@ tb_status() {
 			{ dt = $1 - p[1]; if (dt > 0) printf "%.1f", ($(i + 1) - p[i + 1]) * 8 / dt / 1e6; else print "-" }' <<<"$line")
 		cc=$(tb_cc_latest "$dir/$v-cc.log")
 		if [ -n "$cc" ]; then
-			printf '  t=%5.1fs %s: wire %6s Mbit/s  rdma_cc: %s QPs, %s congested, rates sum %5.2f Mbit/s, CNPs %s\n' \
-				"$(awk -v a="${line%%,*}" -v b="$t0" 'BEGIN { print a - b }')" "$v" "$rate" \
+			printf '  t=%5.1fs %s: wire %6s Mbit/s  %s: %s QPs, %s congested, rates sum %5.2f Mbit/s, CNPs %s\n' \
+				"$(awk -v a="${line%%,*}" -v b="$t0" 'BEGIN { print a - b }')" "$v" "$rate" "${TB_CC_ALGO:-rdma_cc}" \
 				"$(tb_kv qps "$cc")" "$(tb_kv congested "$cc")" \
 				"$(awk -v r="$(tb_kv rate_bps "$cc")" 'BEGIN { print r / 1e6 }')" "$(tb_kv cnps "$cc")"
 		else
