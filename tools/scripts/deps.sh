@@ -20,7 +20,7 @@ k612_pkgs() {
 	      sed -n 's/^ *Depends: linux-headers-\(6\.12\.[0-9]*+deb12\)-amd64$/\1/p' |
 	      head -n 1)
 	if [ -z "$rel" ]; then
-		apt-get update -q >&2 || rcc_die "apt-get update failed"
+		apt-get -o DPkg::Lock::Timeout=600 update -q >&2 || rcc_die "apt-get update failed"
 		rel=$(apt-cache depends linux-headers-6.12-amd64 2>/dev/null |
 		      sed -n 's/^ *Depends: linux-headers-\(6\.12\.[0-9]*+deb12\)-amd64$/\1/p' |
 		      head -n 1)

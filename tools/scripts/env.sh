@@ -28,10 +28,14 @@ rcc_apt_install() {
 	rcc_log "installing ${missing[*]}"
 	local stamp=/var/lib/apt/periodic/rdma_cc-update-stamp
 	if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ]; then
-		apt-get update -q >&2 || rcc_die "apt-get update failed"
+		apt-get -o DPkg::Lock::Timeout=600 update -q >&2 ||
+			rcc_die "apt-get update failed"
 		mkdir -p "${stamp%/*}" && touch "$stamp"
 	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	# another apt (an unattended upgrade, a second make) holding dpkg's
+	# lock is waited for, not taken as a failure
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		install -y -q --no-install-recommends \
 		"${missing[@]}" >&2 || rcc_die "apt-get install ${missing[*]} failed"
 }
 
