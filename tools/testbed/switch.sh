@@ -12,9 +12,9 @@
 
 : "${TB_BOTTLENECK_MBIT:=10}"
 : "${TB_BUFFER_BYTES:=262144}"
-: "${TB_KMIN_BYTES:=16384}"
-: "${TB_KMAX_BYTES:=65536}"
-: "${TB_PMAX_PCT:=20}"
+: "${TB_KMIN_BYTES:=4096}"
+: "${TB_KMAX_BYTES:=16384}"
+: "${TB_PMAX_PCT:=100}"
 
 # tb_switch_up NS: the namespace and its bridge.
 tb_switch_up() {
