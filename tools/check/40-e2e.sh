@@ -53,9 +53,13 @@ E2E_DROPS_MIN=2000	# without: the switch drops more than this (47,673-68,461)
 E2E_RETX_MIN=50		# without: rxe retransmits more often than this (1,037-1,368)
 E2E_DROPS_RATIO=0.4	# with: at most this fraction of the drops without
 			# (0.05-0.29 measured; a CC that does not react: ~1)
-E2E_UTIL_MIN=85		# with: the bottleneck this % utilised, or ...
-E2E_UTIL_COST=8		# ... at most this many points below the run without
-			# (the 6.12-rt testbed fills it only 87.8% without CC)
+E2E_UTIL_MIN=80		# with: the bottleneck this % utilised, or ...
+E2E_UTIL_COST=12	# ... at most this many points below the run without
+			# (the 6.12-rt testbed fills it only 87.8% without CC;
+			# a queue held near Kmax runs dry at times: 90.3%
+			# against 97.8% without in the demo of Dec 5)
+E2E_QUEUE_RATIO=0.5	# with: the queue's median at most this fraction of
+			# its median without (0.10 measured; full: ~1)
 
 ok() { echo "ok e2e[$kl]: $*"; }
 nok() { echo "not ok e2e[$kl]: $*"; }
@@ -78,6 +82,7 @@ RUN_TESTS=(
 	"with rdma_cc: far fewer drops"
 	"with rdma_cc: every bulk QP held in an episode at rates near the fair share"
 	"with rdma_cc: the bottleneck stays utilised"
+	"with rdma_cc: the queue is held near the marking thresholds"
 	"rdma_cc unloaded and reloaded under traffic, traffic survives"
 	"no WARNING or BUG in any VM's kernel log"
 )
@@ -161,7 +166,7 @@ check "without rdma_cc: the bottleneck overflows, rxe retransmits ($(drops witho
 
 if [ "$have_cc" = 0 ] || [ "$patched" = 0 ]; then
 	reason=$([ "$have_cc" = 0 ] && echo "no rdma_cc.ko" || echo "rxe not patched")
-	for t in "${RUN_TESTS[@]:3:10}"; do nok "$t ($reason)"; done
+	for t in "${RUN_TESTS[@]:3:11}"; do nok "$t ($reason)"; done
 else
 	tb_incast_again with 1 "$dur"
 	check "incast with rdma_cc completes" senders_ok with
@@ -206,9 +211,9 @@ else
 	# above)
 	check "with rdma_cc: far fewer drops ($(drops with) <= $E2E_DROPS_RATIO x $(drops without))" \
 		awk -v a="$(drops with)" -v b="$(drops without)" -v r="$E2E_DROPS_RATIO" 'BEGIN { exit !(b > 0 && a <= r * b) }'
-	# Goodput, the victim's p99 and the queue's median are printed, not
-	# asserted: with the reworked pacing they came out from no better to
-	# 3x better run to run (Documentation/testbed.rst).
+	# Goodput and the victim's p99 are printed, not asserted: they vary
+	# several times from run to run (Documentation/testbed.rst), and
+	# behind a full buffer the victim may finish no round at all.
 	# the rates rdma_cc set for the bulk QPs (over the window's second
 	# half): every bulk QP sampled, in an episode most of the time, the
 	# means of their rates summing to at most 3x the bottleneck (after
@@ -225,6 +230,11 @@ else
 		-v c=$E2E_UTIL_COST 'BEGIN { f = w - c; print (f < m ? f : m) }')
 	check "with rdma_cc: the bottleneck stays utilised ($(res with utilisation_pct)% > $util_floor%: ${E2E_UTIL_MIN}%, or $E2E_UTIL_COST points below the $(res without utilisation_pct)% without)" \
 		gt "$(num with utilisation_pct)" "$util_floor"
+	# the queue: a loop that reacts holds it near Kmax (the median 19 KB
+	# against 200 KB without in the demo of Dec 5); one that does not
+	# leaves it full, as without
+	check "with rdma_cc: the queue is held near the marking thresholds (median $(num with queue_p50_bytes) B <= $E2E_QUEUE_RATIO x $(num without queue_p50_bytes) B without; Kmax $TB_KMAX_BYTES B)" \
+		awk -v a="$(num with queue_p50_bytes)" -v b="$(num without queue_p50_bytes)" -v r="$E2E_QUEUE_RATIO" 'BEGIN { exit !(b > 0 && a <= r * b) }'
 
 	# twice as long: an unload under traffic took 11 and 29 s in a loaded
 	# guest, and the load must come while the traffic still runs
