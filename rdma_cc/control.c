@@ -229,7 +229,7 @@ static int rcc_control_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%lu", qpn);
 		if (own.pinned_bps)
 			seq_printf(m, " pin_mbps=%llu",
-				   div64_u64(own.pinned_bps, RCC_BPS_PER_MBPS));
+				   div_u64(own.pinned_bps, RCC_BPS_PER_MBPS));
 		for (id = 0; id < RCC_NR_PARAMS; id++)
 			if (own.mask & BIT(id))
 				seq_printf(m, " %s=%u", rcc_param_descs[id].name,

@@ -348,9 +348,9 @@ u64 dcqcn_frac_micro(dcqcn_frac x)
 #endif /* DCQCN_FIXED_POINT */
 
 /* @mbps Mbit/s on a fabric @n times slower, in bit/s (at least 1 if set) */
-static u64 mbps_slowed(u32 mbps, u64 n)
+static u64 mbps_slowed(u32 mbps, u32 n)
 {
-	u64 bps = div64_u64(mbps * BPS_PER_MBPS, n);
+	u64 bps = div_u64(mbps * BPS_PER_MBPS, n);
 
 	return mbps && !bps ? 1 : bps;
 }
@@ -360,12 +360,12 @@ void dcqcn_resolve(struct dcqcn_params *p, u64 line_bps)
 	struct dcqcn_cfg *c = &p->cfg;
 	const u32 *v = p->v;
 	/* slowed down: periods x n, bit/s / n (dcqcn_params) */
-	u64 n = p->slowdown ? p->slowdown : 1;
+	u32 n = p->slowdown ? p->slowdown : 1;
 	u64 us = NS_PER_US * n;
 	u64 first = mbps_slowed(v[DCQCN_RATE_ON_FIRST_CNP], n);
 
 	if (line_bps) {
-		line_bps = div64_u64(line_bps, n);
+		line_bps = div_u64(line_bps, n);
 		if (!line_bps)
 			line_bps = 1;
 	}

@@ -472,7 +472,7 @@ EXPORT_SYMBOL_GPL(rdma_cc_hook_del_qp);
  * rdma_cc_hook_cnp() - a CNP arrived for @qp from its peer
  * @qp: an added QP
  *
- * Any context (rdma_cc_hook.h).  While the QP moves between congestion
+ * Where a spinlock_t may be taken (rdma_cc_hook.h).  While the QP moves between congestion
  * controls the CNP is counted and handed to the new one.
  *
  * Return: true when a congestion control took the CNP (or will, once the
@@ -505,7 +505,7 @@ EXPORT_SYMBOL_GPL(rdma_cc_hook_cnp);
  * @qp: an added QP
  * @npkts: how many
  *
- * Any context (rdma_cc_hook.h).
+ * Where a spinlock_t may be taken (rdma_cc_hook.h).
  */
 void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts)
 {

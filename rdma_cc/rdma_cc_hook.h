@@ -230,13 +230,14 @@ void rdma_cc_hook_unregister_cc(const struct rdma_cc_cc_ops *ops);
 int rdma_cc_hook_set_dev_cc(struct rdma_cc_hook_dev *dev, const char *name);
 
 /*
- * A CNP arrived for @qp from its peer.  Any context.  Returns true when a
+ * A CNP arrived for @qp from its peer.  Where a spinlock_t may be taken
+ * (above: not hard-irq or under a raw spinlock on PREEMPT_RT).  Returns true when a
  * congestion control took it (counted it for the QP), false when none did:
  * the device runs at line rate, or the QP is being deleted.  A driver
  * counts the two apart (mlx5's rp_cnp_handled and rp_cnp_ignored).
  */
 bool rdma_cc_hook_cnp(struct rdma_cc_hook_qp *qp);
-/* @qp sent @npkts data packets.  Any context. */
+/* @qp sent @npkts data packets.  Contexts as rdma_cc_hook_cnp(). */
 void rdma_cc_hook_tx(struct rdma_cc_hook_qp *qp, u32 npkts);
 
 /*
