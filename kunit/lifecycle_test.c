@@ -360,6 +360,49 @@ static void lc_exit_waits_for_kobject_release(struct kunit *test)
 		wait_for_completion(&done);
 }
 
+static int lc_wait_hook_released(void *arg)
+{
+	rdma_cc_hook_wait_released();
+	complete(arg);
+	return 0;
+}
+
+/*
+ * The same for the hook's own directory of a device
+ * (/sys/kernel/rdma_cc_hook/<dev>/): a reader may hold it after the
+ * device is unregistered, and the hook's exit waits for its release.
+ * Without that wait this test's waiter returns at once.
+ */
+static void lc_hook_exit_waits_for_kobject_release(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct task_struct *t;
+	struct completion done;
+	unsigned long early, left;
+	struct kobject *kobj;
+
+	lc_setup(test, ctx);
+	kobj = ctx->fd->hdev.kobj;
+	KUNIT_ASSERT_NOT_NULL(test, kobj);
+	kobject_get(kobj);		/* the reader's reference */
+	rdma_cc_hook_unregister_dev(&ctx->fd->hdev);
+	ctx->fd->registered = false;
+	KUNIT_EXPECT_NULL(test, ctx->fd->hdev.kobj);
+
+	init_completion(&done);
+	t = kthread_run(lc_wait_hook_released, &done, "lc_wait_hook");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	early = wait_for_completion_timeout(&done, msecs_to_jiffies(300));
+	KUNIT_EXPECT_EQ(test, early, 0UL);
+	kobject_put(kobj);		/* the reader closes its file */
+	if (early)
+		return;
+	left = wait_for_completion_timeout(&done, msecs_to_jiffies(10000));
+	KUNIT_EXPECT_NE(test, left, 0UL);
+	if (!left)
+		wait_for_completion(&done);
+}
+
 static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_unload_while_congested),
 	KUNIT_CASE(lc_load_takes_on_existing),
@@ -370,6 +413,7 @@ static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_del_qp_after_unregister_dev),
 	KUNIT_CASE(lc_register_cc_validates),
 	KUNIT_CASE(lc_exit_waits_for_kobject_release),
+	KUNIT_CASE(lc_hook_exit_waits_for_kobject_release),
 	{}
 };
 

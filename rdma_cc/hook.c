@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/ctype.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
@@ -35,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/wait_bit.h>
 
 #include "rdma_cc_hook.h"
 
@@ -48,6 +50,14 @@ static LIST_HEAD(rdma_cc_hook_devs);
 static const struct rdma_cc_cc_ops *rdma_cc_hook_ccs[RDMA_CC_HOOK_MAX_CC];
 static unsigned int rdma_cc_hook_nr_ccs;
 static struct kobject *rdma_cc_hook_kobj;
+/*
+ * Device directories not yet released.  A release may run well after
+ * the device is unregistered (a reader holds a file open;
+ * CONFIG_DEBUG_KOBJECT_RELEASE delays every release by 1-4 s): the
+ * module's exit waits for them, so no release runs after its text and
+ * ktype are gone.
+ */
+static atomic_t rdma_cc_hook_dev_kobjs = ATOMIC_INIT(0);
 
 static const struct rdma_cc_cc_ops *rdma_cc_hook_find(const char *name)
 {
@@ -309,7 +319,21 @@ ATTRIBUTE_GROUPS(rdma_cc_hook_dev);
 static void rdma_cc_hook_dev_release(struct kobject *kobj)
 {
 	kfree(container_of(kobj, struct rdma_cc_hook_dev_kobj, kobj));
+	if (atomic_dec_and_test(&rdma_cc_hook_dev_kobjs))
+		wake_up_var(&rdma_cc_hook_dev_kobjs);
 }
+
+/**
+ * rdma_cc_hook_wait_released() - wait until every device directory is gone
+ *
+ * Process context, may sleep.  The hook's exit calls it; so do its tests.
+ */
+void rdma_cc_hook_wait_released(void)
+{
+	wait_var_event(&rdma_cc_hook_dev_kobjs,
+		       !atomic_read(&rdma_cc_hook_dev_kobjs));
+}
+EXPORT_SYMBOL_GPL(rdma_cc_hook_wait_released);
 
 static const struct kobj_type rdma_cc_hook_dev_ktype = {
 	.release = rdma_cc_hook_dev_release,
@@ -327,12 +351,14 @@ static void rdma_cc_hook_dev_sysfs_add(struct rdma_cc_hook_dev *dev)
 	if (!dk)
 		return;
 	dk->dev = dev;
+	atomic_inc(&rdma_cc_hook_dev_kobjs);	/* its release decrements */
 	if (kobject_init_and_add(&dk->kobj, &rdma_cc_hook_dev_ktype,
 				 rdma_cc_hook_kobj, "%s", dev->name)) {
 		pr_warn("%s: no congestion_control file\n", dev->name);
 		kobject_put(&dk->kobj);
 		return;
 	}
+	kobject_uevent(&dk->kobj, KOBJ_ADD);
 	dev->kobj = &dk->kobj;
 }
 
@@ -672,6 +698,7 @@ static int __init rdma_cc_hook_init(void)
 
 static void __exit rdma_cc_hook_exit(void)
 {
+	rdma_cc_hook_wait_released();
 	kobject_put(rdma_cc_hook_kobj);
 }
 

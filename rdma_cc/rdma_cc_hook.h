@@ -212,6 +212,12 @@ struct rdma_cc_hook_qp {
 
 int rdma_cc_hook_register_dev(struct rdma_cc_hook_dev *dev);
 void rdma_cc_hook_unregister_dev(struct rdma_cc_hook_dev *dev);
+/*
+ * Returns once the sysfs directory of every unregistered device has been
+ * released (a reader may hold one open after unregister_dev()).  The
+ * hook's exit waits so; a driver need not call it.  May sleep.
+ */
+void rdma_cc_hook_wait_released(void);
 int rdma_cc_hook_add_qp(struct rdma_cc_hook_dev *dev,
 			struct rdma_cc_hook_qp *qp);
 void rdma_cc_hook_del_qp(struct rdma_cc_hook_qp *qp);
