@@ -53,11 +53,13 @@ E2E_DROPS_MIN=2000	# without: the switch drops more than this (47,673-68,461)
 E2E_RETX_MIN=50		# without: rxe retransmits more often than this (1,037-1,368)
 E2E_DROPS_RATIO=0.4	# with: at most this fraction of the drops without
 			# (0.05-0.29 measured; a CC that does not react: ~1)
-E2E_UTIL_MIN=80		# with: the bottleneck this % utilised, or ...
-E2E_UTIL_COST=12	# ... at most this many points below the run without
-			# (the 6.12-rt testbed fills it only 87.8% without CC;
-			# a queue held near Kmax runs dry at times: 90.3%
-			# against 97.8% without in the demo of Dec 5)
+E2E_UTIL_MIN=75		# with: the bottleneck this % utilised, or ...
+E2E_UTIL_COST=15	# ... at most this many points below the run without
+			# (the 6.12-rt testbed fills it only 87.2-93.0%
+			# without CC; a queue held near Kmax runs dry at
+			# times, and a drop stalls a QP for rxe's timeout:
+			# 79.5-92.5% with rdma_cc on 6.12-rt, 90.3-90.6%
+			# on 6.1, in CI's runs of Dec 5)
 E2E_QUEUE_RATIO=0.5	# with: the queue's median at most this fraction of
 			# its median without (0.10 measured; full: ~1)
 

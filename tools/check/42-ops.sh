@@ -236,8 +236,10 @@ tb_vm_run s1 240 >"$out/s1-live.txt" 2>&1 <<-EOS
 # traffic, and a VM of a loaded machine is slow): the four quick reads
 # first, then qp_control's many writes
 for i in \$(seq 600); do
-	# a bulk QP: one that has had an episode (the victim's may have none)
-	q=\$(rdma resource show qp -dd | sed -n 's/.* lqpn \([0-9]*\) .*drv_cc_episodes [1-9].*/\1/p' | head -n 1)
+	# a bulk QP (ib_write_bw's, which lives as long as the traffic; the
+	# victim's ib_send_lat QP lives one round, and may end between two
+	# of the reads below) that has had an episode
+	q=\$(rdma resource show qp -dd | sed -n 's/.* lqpn \([0-9]*\) .* comm ib_write_bw .*drv_cc_episodes [1-9].*/\1/p' | head -n 1)
 	[ -n "\$q" ] && break
 	sleep 0.2
 done
