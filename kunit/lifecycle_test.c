@@ -316,26 +316,58 @@ static void lc_register_cc_validates(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
 }
 
-static int lc_wait_released(void *arg)
+struct lc_waiter {
+	void (*wait)(void);		/* a module exit's wait for releases */
+	struct completion done;
+};
+
+static int lc_waiter_run(void *arg)
 {
-	rcc_sysfs_wait_released();
-	complete(arg);
+	struct lc_waiter *w = arg;
+
+	w->wait();
+	complete(&w->done);
 	return 0;
 }
 
 /*
+ * @kobj is held by a reader (an open sysfs file) and by nothing else:
+ * expect @wait, run by a kthread, to go on waiting while the reader holds
+ * it, and to return once the reader lets go.  The release may come up to
+ * 4 s after the last put under CONFIG_DEBUG_KOBJECT_RELEASE.
+ */
+static void lc_expect_wait_for_release(struct kunit *test,
+				       struct kobject *kobj,
+				       void (*wait)(void))
+{
+	struct lc_waiter w = { .wait = wait };
+	struct task_struct *t;
+	unsigned long early, left;
+
+	init_completion(&w.done);
+	t = kthread_run(lc_waiter_run, &w, "lc_waiter");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* still held: the wait goes on */
+	early = wait_for_completion_timeout(&w.done, msecs_to_jiffies(300));
+	KUNIT_EXPECT_EQ(test, early, 0UL);
+	kobject_put(kobj);		/* the reader closes its file */
+	if (early)
+		return;			/* the waiter is done already */
+	left = wait_for_completion_timeout(&w.done, msecs_to_jiffies(10000));
+	KUNIT_EXPECT_NE(test, left, 0UL);
+	if (!left)			/* @w must outlive the kthread */
+		wait_for_completion(&w.done);
+}
+
+/*
  * A device's kobject outlives rdma_cc's hold on it while a reader holds
- * it (an open sysfs file; CONFIG_DEBUG_KOBJECT_RELEASE delays every
- * release by 1-4 s): module exit waits in rcc_sysfs_wait_released() until
- * the release has run, so that it never runs after the module's text and
- * ktype are gone.  Without that wait this test's waiter returns at once.
+ * it: module exit waits in rcc_sysfs_wait_released() until the release
+ * has run, so that it never runs after the module's text and ktype are
+ * gone.  Without that wait this test's waiter returns at once.
  */
 static void lc_exit_waits_for_kobject_release(struct kunit *test)
 {
 	struct lc_ctx *ctx = test->priv;
-	struct task_struct *t;
-	struct completion done;
-	unsigned long early, left;
 	struct rcc_dev *d;
 
 	lc_setup(test, ctx);
@@ -343,42 +375,17 @@ static void lc_exit_waits_for_kobject_release(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	kobject_get(&d->kobj);		/* the reader's reference */
 	rcc_stop();			/* rdma_cc lets go of the device */
-
-	init_completion(&done);
-	t = kthread_run(lc_wait_released, &done, "lc_wait_released");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	/* still held: the wait goes on */
-	early = wait_for_completion_timeout(&done, msecs_to_jiffies(300));
-	KUNIT_EXPECT_EQ(test, early, 0UL);
-	kobject_put(&d->kobj);		/* the reader closes its file */
-	if (early)
-		return;			/* the waiter is done already */
-	/* released (up to 4 s later with CONFIG_DEBUG_KOBJECT_RELEASE) */
-	left = wait_for_completion_timeout(&done, msecs_to_jiffies(10000));
-	KUNIT_EXPECT_NE(test, left, 0UL);
-	if (!left)			/* @done must outlive the kthread */
-		wait_for_completion(&done);
-}
-
-static int lc_wait_hook_released(void *arg)
-{
-	rdma_cc_hook_wait_released();
-	complete(arg);
-	return 0;
+	lc_expect_wait_for_release(test, &d->kobj, rcc_sysfs_wait_released);
 }
 
 /*
  * The same for the hook's own directory of a device
  * (/sys/kernel/rdma_cc_hook/<dev>/): a reader may hold it after the
  * device is unregistered, and the hook's exit waits for its release.
- * Without that wait this test's waiter returns at once.
  */
 static void lc_hook_exit_waits_for_kobject_release(struct kunit *test)
 {
 	struct lc_ctx *ctx = test->priv;
-	struct task_struct *t;
-	struct completion done;
-	unsigned long early, left;
 	struct kobject *kobj;
 
 	lc_setup(test, ctx);
@@ -388,19 +395,7 @@ static void lc_hook_exit_waits_for_kobject_release(struct kunit *test)
 	rdma_cc_hook_unregister_dev(&ctx->fd->hdev);
 	ctx->fd->registered = false;
 	KUNIT_EXPECT_NULL(test, ctx->fd->hdev.kobj);
-
-	init_completion(&done);
-	t = kthread_run(lc_wait_hook_released, &done, "lc_wait_hook");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	early = wait_for_completion_timeout(&done, msecs_to_jiffies(300));
-	KUNIT_EXPECT_EQ(test, early, 0UL);
-	kobject_put(kobj);		/* the reader closes its file */
-	if (early)
-		return;
-	left = wait_for_completion_timeout(&done, msecs_to_jiffies(10000));
-	KUNIT_EXPECT_NE(test, left, 0UL);
-	if (!left)
-		wait_for_completion(&done);
+	lc_expect_wait_for_release(test, kobj, rdma_cc_hook_wait_released);
 }
 
 static struct kunit_case lc_cases[] = {
