@@ -18,9 +18,11 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+#if IS_ENABLED(CONFIG_RDMA_CC_KUNIT_TEST)
 /* QPs alive, and QPs that were freed with their timer still armed (a bug). */
 atomic_t rcc_flows_live = ATOMIC_INIT(0);
 atomic_t rcc_flows_freed_armed = ATOMIC_INIT(0);
+#endif
 
 /*
  * Every QP's struct rcc_flow: a cache of its own packs them at their size
@@ -307,7 +309,7 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 		kmem_cache_free(rcc_flow_cache, f);
 		return NULL;
 	}
-	atomic_inc(&rcc_flows_live);
+	rcc_test_count_flows(1);
 	return f;
 }
 
@@ -367,8 +369,8 @@ void rcc_flow_destroy(struct rcc_flow *f, bool to_line_rate)
 	/* No event re-arms it once dead; a running callback is waited for. */
 	hrtimer_cancel(&f->timer);
 	if (WARN_ON_ONCE(hrtimer_active(&f->timer)))
-		atomic_inc(&rcc_flows_freed_armed);
-	atomic_dec(&rcc_flows_live);
+		rcc_test_count_freed_armed();
+	rcc_test_count_flows(-1);
 	/* the timer is done with: its storage becomes the rcu_head */
 	call_rcu(&f->rcu, rcc_flow_free);
 }

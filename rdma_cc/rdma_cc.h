@@ -144,8 +144,24 @@ int rcc_start(void);
 void rcc_stop(void);
 
 /* qp.c */
+#if IS_ENABLED(CONFIG_RDMA_CC_KUNIT_TEST)
+/* For the KUnit suites only: QPs alive, QPs freed with a timer armed. */
 extern atomic_t rcc_flows_live;
 extern atomic_t rcc_flows_freed_armed;
+
+static inline void rcc_test_count_flows(int n)
+{
+	atomic_add(n, &rcc_flows_live);
+}
+
+static inline void rcc_test_count_freed_armed(void)
+{
+	atomic_inc(&rcc_flows_freed_armed);
+}
+#else
+static inline void rcc_test_count_flows(int n) {}
+static inline void rcc_test_count_freed_armed(void) {}
+#endif
 int rcc_flow_cache_init(void);
 void rcc_flow_cache_exit(void);
 struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
