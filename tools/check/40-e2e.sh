@@ -78,6 +78,7 @@ RUN_TESTS=(
 	"incast with rdma_cc completes"
 	"with rdma_cc: the switch marks CE and CE packets leave its port"
 	"with rdma_cc: CNPs cross the switch and tshark decodes them as RoCEv2 CNPs"
+	"with rdma_cc: ECT(0) only on the controlled QPs' payload packets"
 	"with rdma_cc: every CNP the receiver sent is on the wire and reached a sender"
 	"with rdma_cc: every sender's rdma_cc shows episodes, cuts and increases"
 	"with rdma_cc: the senders were paced"
@@ -168,7 +169,7 @@ check "without rdma_cc: the bottleneck overflows, rxe retransmits ($(drops witho
 
 if [ "$have_cc" = 0 ] || [ "$patched" = 0 ]; then
 	reason=$([ "$have_cc" = 0 ] && echo "no rdma_cc.ko" || echo "rxe not patched")
-	for t in "${RUN_TESTS[@]:3:11}"; do nok "$t ($reason)"; done
+	for t in "${RUN_TESTS[@]:3:12}"; do nok "$t ($reason)"; done
 else
 	tb_incast_again with 1 "$dur"
 	check "incast with rdma_cc completes" senders_ok with
@@ -193,6 +194,32 @@ else
 			python3 "$top/tools/forge/roce_forge.py" verify "$f" >/dev/null 2>&1
 	}
 	check "with rdma_cc: CNPs cross the switch and tshark decodes them as RoCEv2 CNPs" cnp_ok
+	# Which packets claim ECN capability (tshark on the receiver's port,
+	# the run's first 3000 RoCE packets; the traffic class is 0): the
+	# senders' payload packets (SEND, RDMA WRITE: their QPs are under
+	# rdma_cc) ECT(0), or CE where the switch marked them; ACKs and CNPs
+	# Not-ECT; the receiver's own payload packets (the victim's replies:
+	# no congestion control in r) Not-ECT.  An rxe that sets ECT(0) on
+	# every packet fails the second class.
+	ect_ok() {
+		local f=$TB_RUN/with/ecn.pcap
+		[ -s "$f" ] || return 1
+		tshark -r "$f" -d udp.port==4791,infiniband -T fields -e ip.src \
+			-e ip.dsfield.ecn -e infiniband.bth.opcode 2>/dev/null |
+		awk -v r="$(tb_ip r)" '
+			# opcodes in decimal: SEND and WRITE 0-11, ACK 17, CNP 129
+			{ op = $3 + 0; ecn = $2 + 0; pay = op <= 11 }
+			pay && $1 != r { n1++; if (ecn < 2) { b1++; if (!w1) w1 = $0 } }
+			op == 17 || op == 129 { n2++; if (ecn) { b2++; if (!w2) w2 = $0 } }
+			pay && $1 == r { n3++; if (ecn) { b3++; if (!w3) w3 = $0 } }
+			END {
+				printf "  senders'"'"' payload: %d, %d not ECT%s\n", n1, b1, w1 ? " (" w1 ")" : ""
+				printf "  ACKs and CNPs: %d, %d ECN-capable%s\n", n2, b2, w2 ? " (" w2 ")" : ""
+				printf "  receiver'"'"'s payload: %d, %d ECN-capable%s\n", n3, b3, w3 ? " (" w3 ")" : ""
+				exit !(n1 > 0 && n2 > 0 && !b1 && !b2 && !b3)
+			}'
+	}
+	check "with rdma_cc: ECT(0) only on the controlled QPs' payload packets" ect_ok
 	# Every CNP sent is on the wire and arrives; a sender's rxe takes it to
 	# rdma_cc or ignores it (those that arrive after the QP is gone, at
 	# the end of the run).

@@ -18,6 +18,7 @@
 #   sN-cc.log         rdma_cc's debugfs samples of sender N (host clock)
 #   cnp.pcap          the CNPs that crossed the switch (to the senders)
 #   ce.pcap           the first CE-marked data packets leaving the switch
+#   ecn.pcap          the first 3000 RoCE packets to and from the receiver
 #   sN.bw, r.bwN      ib_write_bw's output
 #   stats-*.txt       rdma statistic of every VM before and after
 #   result            key=value lines: the run's figures (tb_incast_result)
@@ -311,6 +312,12 @@ tb_incast() {
 	TB_CAPTURE_PIDS+=($!)
 	ip netns exec "$TB_NS" dumpcap -q -P -i "$rtap" -s 128 -c 200 \
 		-f 'udp dst port 4791 and ip[1] & 3 = 3' -w "$dir/ce.pcap" >/dev/null 2>&1 &
+	TB_HOST_PIDS+=($!)
+	TB_CAPTURE_PIDS+=($!)
+	# the first RoCE packets both ways on the receiver's port, headers
+	# only: which of them claim ECN capability (rxe.rst)
+	ip netns exec "$TB_NS" dumpcap -q -P -i "$rtap" -s 96 -c 3000 \
+		-f 'udp port 4791' -w "$dir/ecn.pcap" >/dev/null 2>&1 &
 	TB_HOST_PIDS+=($!)
 	TB_CAPTURE_PIDS+=($!)
 	for v in $TB_SENDERS_LIST; do
