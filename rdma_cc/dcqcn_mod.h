@@ -113,7 +113,17 @@ struct dcqcn_flow_state {
 
 /* dcqcn_main.c */
 extern const struct rdma_cc_cc_ops dcqcn_cc_ops;
+#if IS_ENABLED(CONFIG_RDMA_CC_KUNIT_TEST)
+/* For the KUnit suites only: QPs alive (as rdma_cc's rcc_flows_live). */
 extern atomic_t dcqcn_flows_live;
+
+static inline void dcqcn_test_count_flows(int n)
+{
+	atomic_add(n, &dcqcn_flows_live);
+}
+#else
+static inline void dcqcn_test_count_flows(int n) {}
+#endif
 int dcqcn_params_init(void);
 void dcqcn_params_exit(void);
 struct dcqcn_snap *dcqcn_params_get(void);	/* under rcu_read_lock() */

@@ -16,7 +16,9 @@
 #include "compat.h"
 #include "dcqcn_mod.h"
 
+#if IS_ENABLED(CONFIG_RDMA_CC_KUNIT_TEST)
 atomic_t dcqcn_flows_live = ATOMIC_INIT(0);
+#endif
 
 /* As rdma_cc's (qp.c): a softirq hrtimer pinned to the CPU that armed it. */
 #define DCQCN_TIMER_MODE	HRTIMER_MODE_ABS_PINNED_SOFT
@@ -221,7 +223,7 @@ struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,
 	dcqcn_init(&f->rp, &f->cfg);
 
 	dcqcn_debugfs_add_flow(f);
-	atomic_inc(&dcqcn_flows_live);
+	dcqcn_test_count_flows(1);
 	mutex_lock(&dev->flows_lock);
 	list_add_tail(&f->node, &dev->flows);
 	mutex_unlock(&dev->flows_lock);
@@ -254,7 +256,7 @@ void dcqcn_flow_destroy(struct dcqcn_flow *f, bool to_line_rate)
 	list_del(&f->node);
 	mutex_unlock(&f->dev->flows_lock);
 	WARN_ON_ONCE(hrtimer_active(&f->timer));
-	atomic_dec(&dcqcn_flows_live);
+	dcqcn_test_count_flows(-1);
 	kfree_rcu(f, rcu);
 }
 
