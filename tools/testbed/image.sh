@@ -86,6 +86,8 @@ tb_initramfs() {
 	stage=$(mktemp -d)
 	mkdir -p "$stage"/{bin,dev,proc,sys,newroot,modules}
 	cp "$bb" "$stage/bin/busybox"
+	# empty for a kernel with virtio and 9p built in (debug-kernel.sh)
+	: >"$stage/modules/order"
 	for m in $(tb_module_order "$img" "$rel" $TB_INITRAMFS_MODULES); do
 		[ -f "$img/lib/modules/$rel/$m" ] ||
 			rcc_die "linux-image-$rel lacks $m"

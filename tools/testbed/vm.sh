@@ -11,6 +11,8 @@
 : "${TB_VM_MEM_MB:=512}"
 : "${TB_BOOT_TIMEOUT:=240}"
 : "${TB_VM_NICE:=5}"
+# vCPUs per VM (1: the figures; the debug-kernel suite races on 2)
+: "${TB_VM_SMP:=1}"
 # extra kernel command line for every VM (slub_debug=U,kmalloc-96, say)
 : "${TB_VM_APPEND:=}"
 # the speed the VMs' virtio NICs report (Mbit/s), so rxe's link speed: a
@@ -29,7 +31,7 @@ tb_vm_start() {
 	mkdir -p "$d/ctl"
 	# niced, so that the host's softirqs (the switch's qdiscs) and the
 	# samplers are not starved by the emulated CPUs
-	ip netns exec "$ns" nice -n "$TB_VM_NICE" qemu-system-x86_64 -accel tcg -smp 1 \
+	ip netns exec "$ns" nice -n "$TB_VM_NICE" qemu-system-x86_64 -accel tcg -smp "$TB_VM_SMP" \
 		-m "$TB_VM_MEM_MB" -display none -no-reboot -name "$name" \
 		-kernel "$img/boot/vmlinuz-$rel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 net.ifnames=0 quiet loglevel=4 tb_top=$top tb_img=$img tb_cache=$RDMA_CC_CACHE tb_name=$name tb_ip=$ip $TB_VM_APPEND" \

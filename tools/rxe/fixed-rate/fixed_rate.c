@@ -46,9 +46,10 @@ static void fr_detach_qp(struct rdma_cc_hook_qp *qp, void *priv, bool to_line)
 		qp->dev->ops->set_rate(qp, 0);
 }
 
-static void fr_cnp(void *priv)
+static bool fr_cnp(void *priv)
 {
 	atomic64_inc(&cnps);
+	return true;
 }
 
 static void fr_tx(void *priv, u32 n)

@@ -1,0 +1,193 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 46-debug-vm.sh - the patched rxe and rdma_cc under a kernel that catches
+# use-after-free, late kobject releases and list corruption (issue 19,
+# items 1 and 2; Documentation/hardening.rst "Under a debug kernel").
+#
+# The testbed's guests boot tools/scripts/debug-kernel.sh's 6.1 kernel
+# (KASAN, DEBUG_KOBJECT_RELEASE, DEBUG_LIST, DEBUG_OBJECTS_TIMERS) with two
+# vCPUs; rdma_cc, rdma_cc_hook and the patched rdma_rxe are built against
+# it.  In s1, over rxe's loopback (both ends of every QP in the VM):
+#
+#   - pacing: the test-only congestion control fixed_rate paces every QP at
+#     1 Mbit/s, so a QP with work has its pacing timer armed nearly always;
+#     DV_CYCLES times (default 30) an ib_write_bw pair with 8 QPs each runs
+#     for 2 s and both are killed (SIGKILL: the QPs are destroyed by the
+#     kernel with their timers armed).  /proc/timer_list is read just
+#     before each kill: the check needs armed rxe_pace_timer entries in
+#     most cycles, and none once every QP is gone.  Before the fix of
+#     issue 19 item 1 a pacing callback could schedule a task that
+#     tasklet_kill() had already let go, on a freed QP (KASAN).
+#   - releases: rdma_cc is unloaded DV_RELOADS times (default 5) with rxe0
+#     attached and QPs running under it, and rxe0, rdma_rxe, rdma_cc and
+#     rdma_cc_hook are taken down at the end; every kobject release runs
+#     1-4 s after its last put under this kernel, so the script waits 6 s
+#     after each unload.  A release left to an unloaded module is an oops.
+#   - every VM's kernel log (dmesg and console) holds no KASAN, BUG,
+#     WARNING, Oops, ODEBUG or list corruption report.
+#
+# Builds the kernel once per source into the cache (about 10 minutes on 2
+# cores); lines are "ok debug-vm: ...".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/scripts/env.sh"
+start=$(date +%s)
+cycles=${DV_CYCLES:-30}
+reloads=${DV_RELOADS:-5}
+
+ok() { echo "ok debug-vm: $*"; }
+nok() { echo "not ok debug-vm: $*"; }
+check() {	# check NAME CONDITION-COMMAND...
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else nok "$name"; fi
+}
+TESTS=(
+	"kernel: the testbed boots the debug kernel (KASAN, DEBUG_KOBJECT_RELEASE, DEBUG_LIST, DEBUG_OBJECTS_TIMERS)"
+	"pacing: QPs destroyed with their pacing timers armed"
+	"pacing: no pacing timer left armed once every QP is gone"
+	"releases: rdma_cc unloaded with rxe0 attached and QPs running"
+	"releases: rxe0, rdma_rxe, rdma_cc and rdma_cc_hook taken down"
+	"no KASAN, BUG, WARNING, Oops, ODEBUG or list corruption in any VM's kernel log"
+)
+skip_all() {
+	local t
+	for t in "${TESTS[@]}"; do nok "$t ($1)"; done
+	echo "debug-vm: took $(( $(date +%s) - start )) s"
+	exit 0
+}
+
+"$top/tools/scripts/deps.sh" vm >/dev/null 2>&1 || skip_all "no testbed packages (deps.sh vm)"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+build=$("$top/tools/scripts/debug-kernel.sh" 2>"$log") || {
+	tail -n 20 "$log" | sed 's/^/#   /'
+	skip_all "the debug kernel does not build"
+}
+echo "  debug kernel ready in $(( $(date +%s) - start )) s"
+export KDIR=$build KVER=
+rel=$(rcc_kernel_release "$build")
+export RCC_MODDIR=$RDMA_CC_CACHE/modules/$rel
+"$top/tools/scripts/build-modules.sh" modules >"$log" 2>&1 &&
+	[ -f "$RCC_MODDIR/rdma_cc.ko" ] || {
+	tail -n 20 "$log" | sed 's/^/#   /'
+	skip_all "rdma_cc.ko does not build against $rel"
+}
+"$top/tools/scripts/build-rxe.sh" >"$log" 2>&1 || {
+	tail -n 20 "$log" | sed 's/^/#   /'
+	skip_all "rdma_rxe.ko does not build against $rel"
+}
+fr=$RDMA_CC_CACHE/debug-vm/fixed-rate
+rm -rf "$fr"
+mkdir -p "${fr%/*}"
+cp -a "$top/tools/rxe/fixed-rate" "$fr"
+make -s -C "$build" M="$fr" KCFLAGS="-I$top/rdma_cc" \
+	KBUILD_EXTRA_SYMBOLS="$RCC_MODDIR/Module.symvers" modules >"$log" 2>&1 || {
+	tail -n 20 "$log" | sed 's/^/#   /'
+	skip_all "fixed_rate.ko does not build against $rel"
+}
+
+TB_SENDERS=1
+TB_VM_SMP=2
+TB_VM_MEM_MB=1024
+TB_BOOT_TIMEOUT=400
+TB_RUN=$RDMA_CC_CACHE/debug-vm/run
+rm -rf "$TB_RUN"
+. "$top/tools/testbed/testbed.sh"
+. "$top/tools/testbed/incast.sh"
+trap 'tb_down; rm -f "$log"' EXIT
+trap 'exit 130' INT TERM
+tb_rxe_needs_hook || skip_all "rdma_rxe.ko is not the patched driver"
+boot=$(date +%s)
+tb_up || skip_all "the testbed does not boot the debug kernel"
+kv=$(tb_vm_run s1 30 <<<'uname -r; grep -c "KASAN\|kobject" /proc/kallsyms >/dev/null && echo sym')
+echo "  testbed up in $(( $(date +%s) - boot )) s: $(echo $kv)"
+check "kernel: the testbed boots the debug kernel ($rel)" [ "$(echo "$kv" | head -n 1)" = "$rel" ]
+
+# One ib_write_bw pair over rxe's loopback: both ends in s1.
+me=$(tb_ip s1)
+bw="ib_write_bw -d rxe0 -x 1 -q 8 -s 4096 -D 60 -u $TB_QP_TIMEOUT"
+pace_out=$(tb_vm_run s1 $((cycles * 30 + 60)) <<EOS
+insmod $fr/fixed_rate.ko rate_mbps=1 || exit 1
+echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control || exit 1
+armed_cycles=0 armed=0
+for i in \$(seq $cycles); do
+	p=\$((18600 + i))
+	$bw -p \$p >/dev/null 2>&1 &
+	srv=\$!
+	for t in \$(seq 100); do ss -ltn | grep -q ":\$p " && break; sleep 0.1; done
+	$bw -p \$p $me >/dev/null 2>&1 &
+	cli=\$!
+	sleep 2
+	a=\$(grep -c 'rxe_pace_timer' /proc/timer_list)
+	armed=\$((armed + a))
+	[ "\$a" -gt 0 ] && armed_cycles=\$((armed_cycles + 1))
+	kill -9 \$cli \$srv 2>/dev/null
+	wait \$cli \$srv 2>/dev/null
+done
+sleep 2
+echo "cycles=$cycles armed_cycles=\$armed_cycles armed_timers=\$armed left=\$(grep -c 'rxe_pace_timer' /proc/timer_list)"
+echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control 2>/dev/null
+rmmod fixed_rate
+EOS
+)
+echo "$pace_out" | sed 's/^/  /'
+sum=$(echo "$pace_out" | grep '^cycles=')
+check "pacing: QPs destroyed with their pacing timers armed ($sum)" \
+	eval '[ -n "$sum" ] && [ "$(tb_kv armed_cycles "$sum")" -ge $((cycles * 2 / 3)) ]'
+check "pacing: no pacing timer left armed once every QP is gone" \
+	eval '[ -n "$sum" ] && [ "$(tb_kv left "$sum")" = 0 ]'
+echo "  pacing: $(( $(date +%s) - start )) s"
+
+rel_out=$(tb_vm_run s1 $((reloads * 40 + 60)) <<EOS
+fail=0 seen=0
+for i in \$(seq $reloads); do
+	insmod $TB_CC_KO $TB_CC_PARAMS || { fail=\$((fail + 1)); continue; }
+	p=\$((18700 + i))
+	$bw -p \$p >/dev/null 2>&1 &
+	srv=\$!
+	for t in \$(seq 100); do ss -ltn | grep -q ":\$p " && break; sleep 0.1; done
+	$bw -p \$p $me >/dev/null 2>&1 &
+	cli=\$!
+	sleep 2
+	[ -d /sys/kernel/rdma_cc/rxe0 ] && seen=\$((seen + 1))
+	rmmod rdma_cc || fail=\$((fail + 1))
+	sleep 6
+	kill -9 \$cli \$srv 2>/dev/null
+	wait \$cli \$srv 2>/dev/null
+done
+echo "reloads=$reloads failed=\$fail attached=\$seen"
+EOS
+)
+echo "$rel_out" | sed 's/^/  /'
+sum=$(echo "$rel_out" | grep '^reloads=')
+check "releases: rdma_cc unloaded with rxe0 attached and QPs running ($sum)" \
+	eval '[ -n "$sum" ] && [ "$(tb_kv failed "$sum")" = 0 ] && [ "$(tb_kv attached "$sum")" = "$reloads" ]'
+down_out=$(tb_vm_run s1 60 <<EOS
+insmod $TB_CC_KO $TB_CC_PARAMS || exit 1
+rdma link delete rxe0 || exit 2
+sleep 1
+rmmod rdma_rxe || exit 3
+rmmod rdma_cc || exit 4
+rmmod rdma_cc_hook || exit 5
+sleep 6
+awk '/^rdma/ { n++ } END { print n + 0 }' /proc/modules
+EOS
+)
+rc=$?
+check "releases: rxe0, rdma_rxe, rdma_cc and rdma_cc_hook taken down (rc $rc, modules left: $down_out)" \
+	[ "$rc" = 0 ] && [ "$down_out" = 0 ]
+
+# the kernel logs: dmesg while the VM runs, and its console in any case
+bad='KASAN|BUG|WARNING|Oops|general protection|ODEBUG|list_(add|del) corruption|RIP:'
+w=0
+for v in $TB_VMS; do
+	tb_vm_run "$v" 30 <<<'dmesg' >"$TB_RUN/dmesg-$v.txt" 2>&1 ||
+		echo "VM $v did not answer (dmesg)" >>"$TB_RUN/dmesg-$v.txt"
+	cat "$TB_RUN/$v/console.log" >>"$TB_RUN/dmesg-$v.txt"
+	w=$((w + $(grep -cE "$bad|did not answer" "$TB_RUN/dmesg-$v.txt")))
+done
+check "no KASAN, BUG, WARNING, Oops, ODEBUG or list corruption in any VM's kernel log ($w)" [ "$w" = 0 ]
+[ "$w" = 0 ] || grep -hE -B2 -A12 "$bad" "$TB_RUN"/dmesg-*.txt | head -n 60 | sed 's/^/#   /'
+echo "debug-vm: took $(( $(date +%s) - start )) s"
