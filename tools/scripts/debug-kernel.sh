@@ -8,7 +8,8 @@
 # and the KUnit kernels that have them have no rxe and no network.  This
 # builds Debian's linux-source-6.1 (the tree rdma_rxe's series is made
 # for) with a small configuration: what the testbed's guests need (virtio,
-# 9p root, IPv4/IPv6, the RDMA core and user verbs, a pfifo qdisc) and
+# 9p root, IPv4/IPv6, the RDMA core and user verbs, a pfifo qdisc, and a
+# tc filter that drops every Nth packet at a guest's ingress) and
 #   KASAN (generic, inline)      use-after-free, out-of-bounds;
 #   DEBUG_KOBJECT_RELEASE        every kobject released 1-4 s after its
 #                                last put, so a release that outlives its
@@ -96,6 +97,11 @@ CONFIG_INET=y
 CONFIG_INET_DIAG=y
 CONFIG_IPV6=y
 CONFIG_NET_SCHED=y
+CONFIG_NET_SCH_INGRESS=y
+CONFIG_NET_CLS_U32=y
+CONFIG_NET_CLS_ACT=y
+CONFIG_NET_ACT_GACT=y
+CONFIG_GACT_PROB=y
 CONFIG_NET_9P=y
 CONFIG_NET_9P_VIRTIO=y
 CONFIG_NETWORK_FILESYSTEMS=y
@@ -143,6 +149,9 @@ rcc_log "debug kernel: building (about 10 minutes)"
 make -s -C "$linux" O="$build" ARCH=x86_64 -j"$(nproc)" bzImage modules >&2 ||
 	rcc_die "debug kernel: build failed"
 rel=$(cat "$build/include/config/kernel.release")
+# modules built against an earlier configuration of this release would
+# load (same vermagic) with other structure layouts: build them again
+rm -rf "$RDMA_CC_CACHE/modules/$rel" "$RDMA_CC_CACHE/rxe-build/$rel"
 rm -rf "$out/image"
 mkdir -p "$out/image/boot"
 cp "$build/arch/x86/boot/bzImage" "$out/image/boot/vmlinuz-$rel"
