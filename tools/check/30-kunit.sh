@@ -127,11 +127,19 @@ PY
 # when every expectation held.
 report='KCSAN:|KASAN:|UBSAN:|ODEBUG:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|lock held when returning|bad unlock balance|WARNING: .*drivers/rdma_cc/'
 during='BUG:|WARNING:|cut here|Oops|kernel BUG|general protection|Kernel panic|blocked for more than'
+# Races inside the kernel itself, no frame of ours in either stack, that
+# KCSAN reports now and then whatever runs: printed, not failed on.
+#   ktime_get_mono_fast_ns / timekeeping_update: the fast clock reads its
+#   copy of the timekeeper under a latch, as designed (SRCU's worker read
+#   it while the tick updated it; CI run of Dec 6)
+known='BUG: KCSAN: data-race in ktime_get_mono_fast_ns / timekeeping_update$'
 if [ ! -s "$klog" ]; then
 	splats="no kernel log at $klog"
 else
+	grep -E "$known" "$klog" | sed 's/^/# known kernel-internal race, not ours: /'
 	splats=$( { grep -E "$report" "$klog"
-		    sed -n '/KTAP version/,$p' "$klog" | grep -E "$during"; } 2>&1)
+		    sed -n '/KTAP version/,$p' "$klog" | grep -E "$during"; } 2>&1 |
+		  grep -vE "$known")
 fi
 what="kernel log: no KCSAN, KASAN, UBSAN, lockdep, debug-objects, BUG or WARNING report"
 if [ -z "$splats" ]; then
