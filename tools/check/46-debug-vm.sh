@@ -109,17 +109,17 @@ check "kernel: the testbed boots the debug kernel ($rel)" [ "$(echo "$kv" | head
 # One ib_write_bw pair over rxe's loopback: both ends in s1.
 me=$(tb_ip s1)
 bw="ib_write_bw -d rxe0 -x 1 -q 8 -s 4096 -D 60 -u $TB_QP_TIMEOUT"
+# in a guest script: start the pair on port $p, pids in $srv and $cli
+pair_start="$bw -p \$p >/dev/null 2>&1 & srv=\$!
+	for t in \$(seq 100); do ss -ltn | grep -q \":\$p \" && break; sleep 0.1; done
+	$bw -p \$p $me >/dev/null 2>&1 & cli=\$!"
 pace_out=$(tb_vm_run s1 $((cycles * 30 + 60)) <<EOS
 insmod $fr/fixed_rate.ko rate_mbps=1 || exit 1
 echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control || exit 1
 armed_cycles=0 armed=0
 for i in \$(seq $cycles); do
 	p=\$((18600 + i))
-	$bw -p \$p >/dev/null 2>&1 &
-	srv=\$!
-	for t in \$(seq 100); do ss -ltn | grep -q ":\$p " && break; sleep 0.1; done
-	$bw -p \$p $me >/dev/null 2>&1 &
-	cli=\$!
+	$pair_start
 	sleep 2
 	a=\$(grep -c 'rxe_pace_timer' /proc/timer_list)
 	armed=\$((armed + a))
@@ -212,11 +212,7 @@ fail=0 seen=0
 for i in \$(seq $reloads); do
 	insmod $TB_CC_KO $TB_CC_PARAMS || { fail=\$((fail + 1)); continue; }
 	p=\$((18700 + i))
-	$bw -p \$p >/dev/null 2>&1 &
-	srv=\$!
-	for t in \$(seq 100); do ss -ltn | grep -q ":\$p " && break; sleep 0.1; done
-	$bw -p \$p $me >/dev/null 2>&1 &
-	cli=\$!
+	$pair_start
 	sleep 2
 	[ -d /sys/kernel/rdma_cc/rxe0 ] && seen=\$((seen + 1))
 	rmmod rdma_cc || fail=\$((fail + 1))
