@@ -7,10 +7,12 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bash "$top/tools/scripts/deps.sh" base || exit 1
 make --no-print-directory -s -C "$top/tools" rdma-cc-replay tests/core_test \
-	tests/pace_test || exit 1
+	tests/pace_test tests/cnp_test || exit 1
 "$top/tools/tests/core_test" || echo "not ok core/core_test: exit status $?"
 # rxe's pacing arithmetic (the series' rxe_pace_calc.h) on a virtual clock
 "$top/tools/tests/pace_test" || echo "not ok core/pace_test: exit status $?"
+# rxe's CNP gap (the series' rxe_cnp_calc.h), calls out of clock order
+"$top/tools/tests/cnp_test" || echo "not ok core/cnp_test: exit status $?"
 python3 "$top/tools/tests/test_replay.py" --random "${CORE_RANDOM:-300}"
 if python3 "$top/tools/scripts/gen-abi.py" --check; then
 	echo "ok core/abi_docs_match_the_parameter_table"
