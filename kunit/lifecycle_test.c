@@ -316,6 +316,190 @@ static void lc_register_cc_validates(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fake_qp_state(ctx->fq[0], &st));
 }
 
+/*
+ * Issue 19 item 11: one device's slow work stalls no other device's QPs.
+ * lc_slow is a congestion control whose attach_qp() blocks (once) until
+ * released: a move of device A to it then holds the hook's mutex and A's
+ * lock for as long as the test likes, as a move's grace periods and
+ * per-QP allocations do.  A QP of device B is added, takes a CNP, is
+ * summed in B's debugfs counters and deleted by a kthread meanwhile, and
+ * must be done within LC_OTHER_MS.
+ */
+#define LC_OTHER_MS 5000
+
+static struct {
+	struct completion entered;
+	struct completion release;
+	atomic_t calls;
+} lc_slow;
+
+static int lc_slow_attach_dev(struct rdma_cc_hook_dev *dev)
+{
+	return 0;
+}
+
+static void lc_slow_detach_dev(struct rdma_cc_hook_dev *dev)
+{
+}
+
+static void *lc_slow_attach_qp(struct rdma_cc_hook_qp *qp)
+{
+	if (atomic_inc_return(&lc_slow.calls) == 1) {
+		complete(&lc_slow.entered);
+		wait_for_completion(&lc_slow.release);
+	}
+	return NULL;	/* the QP runs at line rate */
+}
+
+static void lc_slow_detach_qp(struct rdma_cc_hook_qp *qp, void *priv,
+			      bool to_line_rate)
+{
+}
+
+static bool lc_slow_cnp(void *priv)
+{
+	return false;
+}
+
+static void lc_slow_tx(void *priv, u32 npkts)
+{
+}
+
+static const struct rdma_cc_cc_ops lc_slow_ops = {
+	.name = "lc_slow",
+	.attach_dev = lc_slow_attach_dev,
+	.detach_dev = lc_slow_detach_dev,
+	.attach_qp = lc_slow_attach_qp,
+	.detach_qp = lc_slow_detach_qp,
+	.cnp = lc_slow_cnp,
+	.tx = lc_slow_tx,
+};
+
+struct lc_mover {
+	struct rdma_cc_hook_dev *dev;
+	struct completion done;
+	int err;
+};
+
+static int lc_mover_run(void *arg)
+{
+	struct lc_mover *m = arg;
+
+	m->err = rdma_cc_hook_set_dev_cc(m->dev, "lc_slow");
+	complete(&m->done);
+	return 0;
+}
+
+struct lc_other {
+	struct fake_dev *fd;
+	struct completion done;
+	int err;
+	bool cnp_taken;
+	bool congested;
+	unsigned int qps;
+};
+
+/* A QP's whole life on @o->fd, as a kthread (no KUnit assertions here). */
+static int lc_other_run(void *arg)
+{
+	struct lc_other *o = arg;
+	struct rcc_counters sum;
+	struct rcc_flow_state st;
+	unsigned int cong;
+	struct fake_qp *fq;
+
+	fq = kzalloc(sizeof(*fq), GFP_KERNEL);
+	o->err = fq ? fake_qp_add(o->fd, fq, 7) : -ENOMEM;
+	if (!o->err) {
+		o->cnp_taken = rdma_cc_hook_cnp(&fq->hqp);
+		o->congested = fake_qp_state(fq, &st) && st.core.congested;
+		rcc_dev_counters(o->fd->hdev.cc_priv, &sum, &o->qps, &cong);
+		fake_qp_free(fq);
+	} else {
+		kfree(fq);
+	}
+	complete(&o->done);
+	return 0;
+}
+
+/* Run lc_other_run() on @fd; true if it was done within LC_OTHER_MS. */
+static bool lc_other_start(struct kunit *test, struct lc_other *o,
+			   struct fake_dev *fd)
+{
+	struct task_struct *t;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = fd;
+	init_completion(&o->done);
+	t = kthread_run(lc_other_run, o, "lc_other");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	return wait_for_completion_timeout(&o->done,
+					   msecs_to_jiffies(LC_OTHER_MS));
+}
+
+static void lc_expect_other_done(struct kunit *test, struct lc_other *o)
+{
+	KUNIT_EXPECT_EQ(test, o->err, 0);
+	KUNIT_EXPECT_TRUE(test, o->cnp_taken);
+	KUNIT_EXPECT_TRUE(test, o->congested);
+	KUNIT_EXPECT_EQ(test, o->qps, 1U);
+}
+
+static void lc_slow_device_stalls_no_other(struct kunit *test)
+{
+	struct lc_ctx *ctx = test->priv;
+	struct fake_dev *b;
+	struct task_struct *t;
+	struct lc_mover m;
+	struct lc_other o;
+	unsigned long entered;
+	struct rcc_dev *a;
+	bool in_time;
+
+	lc_setup(test, ctx);
+	b = fake_dev_new(test, "lcb", 100 * GBPS);
+	KUNIT_ASSERT_NOT_NULL(test, b->hdev.cc_priv);
+
+	/* A's counters being summed under A's flows_lock (a summary's last try) */
+	a = ctx->fd->hdev.cc_priv;
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	mutex_lock(&a->flows_lock);
+	in_time = lc_other_start(test, &o, b);
+	mutex_unlock(&a->flows_lock);
+	if (!in_time)
+		wait_for_completion(&o.done);
+	KUNIT_EXPECT_TRUE_MSG(test, in_time,
+			      "a QP of B waited for A's flows_lock");
+	lc_expect_other_done(test, &o);
+
+	/* A moving to lc_slow: the hook's mutex and A's lock held */
+	init_completion(&lc_slow.entered);
+	init_completion(&lc_slow.release);
+	atomic_set(&lc_slow.calls, 0);
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_register_cc(&lc_slow_ops), 0);
+	m.dev = &ctx->fd->hdev;
+	init_completion(&m.done);
+	t = kthread_run(lc_mover_run, &m, "lc_mover");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	entered = wait_for_completion_timeout(&lc_slow.entered,
+					      msecs_to_jiffies(LC_OTHER_MS));
+	KUNIT_EXPECT_TRUE(test, entered);
+	in_time = lc_other_start(test, &o, b);
+	complete(&lc_slow.release);
+	if (!in_time)
+		wait_for_completion(&o.done);
+	wait_for_completion(&m.done);
+	KUNIT_EXPECT_TRUE_MSG(test, in_time,
+			      "a QP of B waited for A's move");
+	lc_expect_other_done(test, &o);
+	KUNIT_EXPECT_EQ(test, m.err, 0);
+	KUNIT_EXPECT_PTR_EQ(test, ctx->fd->hdev.cc, &lc_slow_ops);
+
+	KUNIT_EXPECT_EQ(test, rdma_cc_hook_set_dev_cc(&ctx->fd->hdev, "rdma_cc"), 0);
+	rdma_cc_hook_unregister_cc(&lc_slow_ops);
+	fake_dev_free(b);
+}
+
 struct lc_waiter {
 	void (*wait)(void);		/* a module exit's wait for releases */
 	struct completion done;
@@ -407,6 +591,7 @@ static struct kunit_case lc_cases[] = {
 	KUNIT_CASE(lc_register_dev_rejects_incomplete),
 	KUNIT_CASE(lc_del_qp_after_unregister_dev),
 	KUNIT_CASE(lc_register_cc_validates),
+	KUNIT_CASE(lc_slow_device_stalls_no_other),
 	KUNIT_CASE(lc_exit_waits_for_kobject_release),
 	KUNIT_CASE(lc_hook_exit_waits_for_kobject_release),
 	{}
