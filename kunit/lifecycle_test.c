@@ -441,8 +441,17 @@ static bool lc_other_start(struct kunit *test, struct lc_other *o,
 					   msecs_to_jiffies(LC_OTHER_MS));
 }
 
-static void lc_expect_other_done(struct kunit *test, struct lc_other *o)
+/*
+ * After lc_other_start() (and whatever held the other device up is let
+ * go): the QP's life must have ended within LC_OTHER_MS, and have gone
+ * as on an idle host.
+ */
+static void lc_expect_other_done(struct kunit *test, struct lc_other *o,
+				 bool in_time, const char *held)
 {
+	if (!in_time)
+		wait_for_completion(&o->done);
+	KUNIT_EXPECT_TRUE_MSG(test, in_time, "a QP of B waited for %s", held);
 	KUNIT_EXPECT_EQ(test, o->err, 0);
 	KUNIT_EXPECT_TRUE(test, o->cnp_taken);
 	/* counted, whether or not its episode is over (a slow guest) */
@@ -472,11 +481,7 @@ static void lc_slow_device_stalls_no_other(struct kunit *test)
 	mutex_lock(&a->flows_lock);
 	in_time = lc_other_start(test, &o, b);
 	mutex_unlock(&a->flows_lock);
-	if (!in_time)
-		wait_for_completion(&o.done);
-	KUNIT_EXPECT_TRUE_MSG(test, in_time,
-			      "a QP of B waited for A's flows_lock");
-	lc_expect_other_done(test, &o);
+	lc_expect_other_done(test, &o, in_time, "A's flows_lock");
 
 	/* A moving to lc_slow: the hook's mutex and A's lock held */
 	init_completion(&lc_slow.entered);
@@ -492,12 +497,8 @@ static void lc_slow_device_stalls_no_other(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, entered);
 	in_time = lc_other_start(test, &o, b);
 	complete(&lc_slow.release);
-	if (!in_time)
-		wait_for_completion(&o.done);
+	lc_expect_other_done(test, &o, in_time, "A's move");
 	wait_for_completion(&m.done);
-	KUNIT_EXPECT_TRUE_MSG(test, in_time,
-			      "a QP of B waited for A's move");
-	lc_expect_other_done(test, &o);
 	KUNIT_EXPECT_EQ(test, m.err, 0);
 	KUNIT_EXPECT_PTR_EQ(test, ctx->fd->hdev.cc, &lc_slow_ops);
 
