@@ -240,6 +240,22 @@ def additive_cut_then_back_in_fast_recovery():
 
 
 @test
+def additive_cut_below_the_target_raises_the_rate():
+    # rc halfway to the lowered target is upward while rc < rt - step:
+    # the testbed's settings, a CNP, a quiet increase half, then CNPs
+    o = dict(data_rate_mbps=2, control_interval_ns=100000000,
+             fast_recovery_attempt=1, initial_target_rate_percent=50,
+             number_active_increase_steps=5, line_rate_margin_mbps=0)
+    rows = replay_rows(o, "0 cnp\n60000000 cnp\n100000000 cnp\n"
+                       "100000001 end\n")
+    acts = [r["action"] for r in rows]
+    check(acts == ["fr_cut", "fr_inc", "ai_cut"], "actions: %s" % acts)
+    check([r["rc"] for r in rows] == [1000000, 1500000, 1650000],
+          "rc 1.0, 1.5, then 1.65 Mbit/s after the cut: %s" % rows)
+    check(rows[2]["rt"] == 1800000, "rt lowered by the step: %s" % rows[2])
+
+
+@test
 def increase_only_every_n_plus_1_halves_under_cnps():
     N = 3
     o = dict(data_rate_mbps=10000, control_interval_ns=2000,
