@@ -63,15 +63,10 @@ E2E_UTIL_COST=15	# ... at most this many points below the run without
 E2E_QUEUE_RATIO=0.5	# with: the queue's median at most this fraction of
 			# its median without (0.10 measured; full: ~1)
 
-ok() { echo "ok e2e[$kl]: $*"; }
-nok() { echo "not ok e2e[$kl]: $*"; }
-check() {	# check NAME CONDITION-COMMAND... ; prints ok/not ok
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else nok "$name"; fi
-}
+CHECK_TAG="e2e[$kl]"
+. "$top/tools/check/lib.sh"
 # the tests that depend on the runs, reported not ok with a reason
-RUN_TESTS=(
+TESTS=(
 	"incast without rdma_cc completes"
 	"without rdma_cc: the switch marks CE"
 	"without rdma_cc: the bottleneck overflows, rxe retransmits"
@@ -89,12 +84,6 @@ RUN_TESTS=(
 	"rdma_cc unloaded and reloaded under traffic, traffic survives"
 	"no WARNING or BUG in any VM's kernel log"
 )
-skip_all() {
-	local t
-	for t in "${RUN_TESTS[@]}"; do nok "$t ($1)"; done
-	echo "e2e[$kl]: took $(( $(date +%s) - start )) s"
-	exit 0
-}
 
 if ! "$top/tools/scripts/deps.sh" vm >/dev/null 2>&1; then
 	nok "packages for the testbed install (deps.sh vm)"
@@ -169,7 +158,7 @@ check "without rdma_cc: the bottleneck overflows, rxe retransmits ($(drops witho
 
 if [ "$have_cc" = 0 ] || [ "$patched" = 0 ]; then
 	reason=$([ "$have_cc" = 0 ] && echo "no rdma_cc.ko" || echo "rxe not patched")
-	for t in "${RUN_TESTS[@]:3:12}"; do nok "$t ($reason)"; done
+	for t in "${TESTS[@]:3:12}"; do nok "$t ($reason)"; done
 else
 	tb_incast_again with 1 "$dur"
 	check "incast with rdma_cc completes" senders_ok with

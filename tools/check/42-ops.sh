@@ -34,13 +34,8 @@ start=$(date +%s)
 # and the 60 s of an earlier default ended before s1's checks did
 dur=${OPS_DURATION:-90}
 
-ok() { echo "ok ops: $*"; }
-nok() { echo "not ok ops: $*"; }
-check() {	# check NAME CONDITION-COMMAND...
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else nok "$name"; fi
-}
+CHECK_TAG=ops
+. "$top/tools/check/lib.sh"
 
 "$top/tools/scripts/deps.sh" base plot ops >/dev/null 2>&1 ||
 	nok "packages install (deps.sh base plot ops)"
@@ -174,7 +169,7 @@ plot_bad() {
 check "rdma-cc-plot: input without rdma_cc events exits 1 and writes nothing; a bad option exits 2" plot_bad
 
 # ---- the testbed -----------------------------------------------------------
-VM_TESTS=(
+TESTS=(
 	"testbed boots with the patched rxe and rdma_cc"
 	"incast with rdma_cc and trace-cmd completes"
 	"rdma resource show qp -dd shows rdma_cc's state of the sender's QP, as debugfs does"
@@ -187,17 +182,11 @@ VM_TESTS=(
 	"a trace-cmd recording from the guest becomes a PNG of s1's QP with one CNP mark per CNP"
 	"no WARNING or BUG in any VM's kernel log"
 )
-skip_vm() {
-	local t
-	for t in "${VM_TESTS[@]}"; do nok "$t ($1)"; done
-	echo "ops: took $(( $(date +%s) - start )) s"
-	exit 0
-}
-"$top/tools/scripts/deps.sh" vm >/dev/null 2>&1 || skip_vm "deps.sh vm failed"
+"$top/tools/scripts/deps.sh" vm >/dev/null 2>&1 || skip_all "deps.sh vm failed"
 make -C "$top" --no-print-directory modules >"$work/modules.log" 2>&1 &&
-	[ -f "$top/rdma_cc.ko" ] || { tail -n 5 "$work/modules.log"; skip_vm "no rdma_cc.ko"; }
+	[ -f "$top/rdma_cc.ko" ] || { tail -n 5 "$work/modules.log"; skip_all "no rdma_cc.ko"; }
 make -C "$top" --no-print-directory rxe >"$work/rxe.log" 2>&1 ||
-	{ tail -n 5 "$work/rxe.log"; skip_vm "no rdma_rxe.ko"; }
+	{ tail -n 5 "$work/rxe.log"; skip_all "no rdma_rxe.ko"; }
 
 TB_RUN=$RDMA_CC_CACHE/ops/run
 rm -rf "$TB_RUN"
@@ -205,15 +194,15 @@ rm -rf "$TB_RUN"
 . "$top/tools/testbed/incast.sh"
 trap 'tb_down; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-tb_rxe_needs_hook || skip_vm "rdma_rxe.ko is not the patched driver"
-tb_up || skip_vm "testbed down"
+tb_rxe_needs_hook || skip_all "rdma_rxe.ko is not the patched driver"
+tb_up || skip_all "testbed down"
 TB_SENDERS_LIST=${TB_VMS#r }
 # A fresh rdma_cc in each sender, so that its counters start with the run.
 for v in $TB_SENDERS_LIST; do
 	tb_cc_unload "$v" >/dev/null
-	tb_cc_load "$v" || skip_vm "insmod rdma_cc on $v failed"
+	tb_cc_load "$v" || skip_all "insmod rdma_cc on $v failed"
 done
-ok "${VM_TESTS[0]}"
+ok "${TESTS[0]}"
 out=$TB_RUN/checks
 mkdir -p "$out"
 
@@ -322,12 +311,12 @@ res_ok() {
 	EOF
 }
 if [ -n "$qpn" ] && res_ok; then
-	ok "${VM_TESTS[2]}"
+	ok "${TESTS[2]}"
 else
-	nok "${VM_TESTS[2]}"
+	nok "${TESTS[2]}"
 	sed 's/^/#   /' "$out/res.txt" | head -n 20
 fi
-check "${VM_TESTS[3]}" [ -e "$out/res.txt.top" ]
+check "${TESTS[3]}" [ -e "$out/res.txt.top" ]
 
 ctl_blocks() {	# the file as "write|rc|list|cc" records
 	awk '/^write: / { if (w != "") print w "|" rc "|" l "|" c; w = substr($0, 8); rc = l = c = "" }
@@ -349,7 +338,7 @@ ctl_pin_ok() {
 	r=$(ctl_blocks | grep -F "$qpn minimum_rate_percent=device|") &&
 	[ "$(cut -d'|' -f3 <<<"$r")" = "$qpn pin_mbps=3 control_interval_ns=50000000;" ]
 }
-check "${VM_TESTS[4]}" ctl_pin_ok
+check "${TESTS[4]}" ctl_pin_ok
 ctl_bad_ok() {
 	local n=0 w rc l c
 	while IFS='|' read -r w rc l c; do
@@ -373,7 +362,7 @@ ctl_bad_ok() {
 	echo "  $n bad writes refused"
 	[ "$n" = 13 ]
 }
-check "${VM_TESTS[5]}" ctl_bad_ok
+check "${TESTS[5]}" ctl_bad_ok
 ctl_clear_ok() {
 	local r c
 	r=$(ctl_blocks | grep -F "$qpn unpin|") &&
@@ -387,7 +376,7 @@ ctl_clear_ok() {
 	{ [ "$(ccval drv_cc_paced_bps "$c")" = 0 ] ||
 	  [ "$(ccval drv_cc_paced_bps "$c")" = "$(ccval drv_cc_current_bps "$c")" ]; }
 }
-check "${VM_TESTS[6]}" ctl_clear_ok
+check "${TESTS[6]}" ctl_clear_ok
 if ! ctl_pin_ok || ! ctl_bad_ok >/dev/null || ! ctl_clear_ok; then
 	sed 's/^/#   /' "$out/control.txt" | head -n 60
 fi
@@ -403,7 +392,7 @@ incast_ok() {
 		[ "$(res "bw_rc_$v")" = 0 ] || return 1
 	done
 }
-check "${VM_TESTS[1]} (${dur} s)" incast_ok
+check "${TESTS[1]} (${dur} s)" incast_ok
 [ "$incast_rc" = 0 ] || tail -n 20 "$out/incast.log"
 
 # Stop the recording; keep it on the host.
@@ -456,7 +445,7 @@ metrics_ok() {
 		done
 	done
 }
-check "${VM_TESTS[7]}" metrics_ok
+check "${TESTS[7]}" metrics_ok
 for v in r s1; do
 	echo "  /metrics of $v (curl http://127.0.0.1:9100/metrics):"
 	grep -E 'collector="infiniband"|np_ecn_marked|np_cnp_sent|rp_cnp_handled|rp_cnp_ignored|rdma_cc_qp_(current_bps|cnps_total)' \
@@ -491,7 +480,7 @@ reconcile() {
 	[ "$sent" -le "$ce" ] && [ "$wire" = "$sent" ] &&
 	[ $((handled + ignored)) = "$sent" ] && [ "$handled" = "$cc" ]
 }
-check "${VM_TESTS[8]}" reconcile
+check "${TESTS[8]}" reconcile
 
 plot_vm() {
 	local png=$RDMA_CC_CACHE/ops/rdma-cc-plot.png tc c
@@ -511,8 +500,8 @@ plot_vm() {
 	[ "$(awk '$1 == "rxe0" && $3 == "cnp" { n += $4 } END { print n + 0 }' "$out/plot/series")" = "$c" ] &&
 	[ "$tc" = "$c" ] && [ "$c" -gt 0 ]
 }
-check "${VM_TESTS[9]}" plot_vm
+check "${TESTS[9]}" plot_vm
 
 w=$(num dmesg_warnings)
-check "${VM_TESTS[10]} ($w)" [ "$w" = 0 ]
+check "${TESTS[10]} ($w)" [ "$w" = 0 ]
 echo "ops: took $(( $(date +%s) - start )) s; run data in $TB_RUN"

@@ -33,13 +33,8 @@ start=$(date +%s)
 # 50 cycles on 6.1, 10 on the other kernels (CI's time)
 cycles=${LC_CYCLES:-$([ "$kl" = 6.1 ] && echo 50 || echo 10)}
 
-ok() { echo "ok hostile-vm[$kl]: $*"; }
-nok() { echo "not ok hostile-vm[$kl]: $*"; }
-check() {	# check NAME CONDITION-COMMAND...
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else nok "$name"; fi
-}
+CHECK_TAG="hostile-vm[$kl]"
+. "$top/tools/check/lib.sh"
 TESTS=(
 	"sysfs: every hostile write through the real files fails, no value moves"
 	"wire: every forged CNP is ignored and counted, the victim's rate does not move"
@@ -50,12 +45,6 @@ TESTS=(
 	"lifecycle: slab caches back to their start"
 	"no WARNING or BUG in any VM's kernel log"
 )
-skip_all() {
-	local t
-	for t in "${TESTS[@]}"; do nok "$t ($1)"; done
-	echo "hostile-vm[$kl]: took $(( $(date +%s) - start )) s"
-	exit 0
-}
 
 "$top/tools/scripts/deps.sh" vm >/dev/null 2>&1 || skip_all "no testbed packages (deps.sh vm)"
 make -C "$top" --no-print-directory modules >/dev/null 2>&1 &&

@@ -36,13 +36,8 @@ start=$(date +%s)
 cycles=${DV_CYCLES:-30}
 reloads=${DV_RELOADS:-5}
 
-ok() { echo "ok debug-vm: $*"; }
-nok() { echo "not ok debug-vm: $*"; }
-check() {	# check NAME CONDITION-COMMAND...
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else nok "$name"; fi
-}
+CHECK_TAG=debug-vm
+. "$top/tools/check/lib.sh"
 TESTS=(
 	"kernel: the testbed boots the debug kernel (KASAN, DEBUG_KOBJECT_RELEASE, DEBUG_LIST, DEBUG_OBJECTS_TIMERS)"
 	"pacing: QPs destroyed with their pacing timers armed"
@@ -53,12 +48,6 @@ TESTS=(
 	"releases: rxe0, rdma_rxe, rdma_cc and rdma_cc_hook taken down"
 	"no KASAN, BUG, WARNING, Oops, ODEBUG or list corruption in any VM's kernel log"
 )
-skip_all() {
-	local t
-	for t in "${TESTS[@]}"; do nok "$t ($1)"; done
-	echo "debug-vm: took $(( $(date +%s) - start )) s"
-	exit 0
-}
 
 "$top/tools/scripts/deps.sh" vm >/dev/null 2>&1 || skip_all "no testbed packages (deps.sh vm)"
 log=$(mktemp)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh - the test command (make check).  Runs every suite in
-# tools/check/ in name order.  A suite prints one line per test,
+# tools/check/ (NN-name.sh; lib.sh is sourced by suites, not run) in name
+# order.  A suite prints one line per test,
 # "ok NAME" or "not ok NAME" (other lines are shown as they are), and exits
 # non-zero only when it could not run at all (that counts as one failure).
 # Ends with the line "N passed, N failed".
@@ -20,7 +21,7 @@ failed=0
 failed_names=()
 klog=$(mktemp)
 trap 'rm -f "$klog"' EXIT
-for suite in "$top"/tools/check/*.sh; do
+for suite in "$top"/tools/check/[0-9][0-9]-*.sh; do
 	name=$(basename "$suite" .sh)
 	if [ -n "${CHECK_ONLY:-}" ] && [[ $name != *${CHECK_ONLY}* ]]; then
 		continue
