@@ -52,7 +52,7 @@ dur=${E2E_DURATION:-$([ "$kl" = 6.1 ] && echo 40 || echo 30)}
 E2E_DROPS_MIN=2000	# without: the switch drops more than this (47,673-68,461)
 E2E_RETX_MIN=50		# without: rxe retransmits more often than this (1,037-1,368)
 E2E_DROPS_RATIO=0.25	# with: at most this fraction of the drops without
-			# (0.018-0.095 in CI's runs since Dec 6 and the Dec 7
+			# (0.018-0.095 in CI's runs since Dec 5 and the Dec 7
 			# sweep's; a CC that does not react: ~1)
 E2E_UTIL_MIN=75		# with: the bottleneck this % utilised, or ...
 E2E_UTIL_COST=15	# ... at most this many points below the run without
@@ -240,9 +240,9 @@ else
 	# behind a few KB, not behind a full buffer (3.0-7.8 ms against 103-107
 	# ms without in CI's runs of Dec 5-7 and the Dec 7 sweep).  A run without
 	# rdma_cc whose victim finished no round waited longer still.  Not on
-	# 6.12: there ib_send_lat -e never completes a round (Debian's own
-	# rdma_rxe.ko of 6.12-rt too: it hangs, or its first completion
-	# carries a garbage status), so the victim has no samples
+	# 6.12: there ib_send_lat -e never completes a round (with Debian's
+	# own rdma_rxe.ko of 6.12-rt it hangs; with the series' its first
+	# completion carries a garbage status), so the victim has no samples
 	if [ "${kl%%-*}" = 6.12 ]; then
 		echo "  with rdma_cc: the latency victim: $(num with victim_samples) samples (ib_send_lat -e does not complete on 6.12's rxe; not asserted)"
 	else
