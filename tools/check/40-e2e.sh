@@ -141,6 +141,9 @@ fi
 res() { sed -n "s/^$2=//p" "$TB_RUN/$1/result" 2>/dev/null | head -n 1; }
 num() { local v; v=$(res "$1" "$2"); echo "${v:-0}"; }
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+# at_most A RATIO B: A is at most RATIO times B, and B is above 0 (the
+# comparisons of a run with rdma_cc against the run without)
+at_most() { awk -v a="$1" -v r="$2" -v b="$3" 'BEGIN { exit !(b > 0 && a <= r * b) }'; }
 senders_ok() {	# every sender's ib_write_bw exited 0 with a goodput > 0
 	local v
 	for v in $TB_SENDERS_LIST; do
@@ -232,7 +235,7 @@ else
 	# dropped less than E2E_DROPS_MIN without cannot show it: it failed
 	# above)
 	check "with rdma_cc: far fewer drops ($(drops with) <= $E2E_DROPS_RATIO x $(drops without))" \
-		awk -v a="$(drops with)" -v b="$(drops without)" -v r="$E2E_DROPS_RATIO" 'BEGIN { exit !(b > 0 && a <= r * b) }'
+		at_most "$(drops with)" "$E2E_DROPS_RATIO" "$(drops without)"
 	# Goodput and the victim's p99 are printed, not asserted: they vary
 	# several times from run to run (Documentation/testbed.rst), and
 	# behind a full buffer the victim may finish no round at all.  Its
@@ -247,9 +250,8 @@ else
 		echo "  with rdma_cc: the latency victim: $(num with victim_samples) samples (ib_send_lat -e does not complete on 6.12's rxe; not asserted)"
 	else
 		check "with rdma_cc: the latency victim's median is lower ($(num with victim_p50_us) us <= $E2E_VICTIM_RATIO x $(num without victim_p50_us) us without; p99 $(num with victim_p99_us) against $(num without victim_p99_us) us, printed)" \
-			awk -v a="$(num with victim_samples)" -v b="$(num without victim_samples)" \
-				-v x="$(num with victim_p50_us)" -v y="$(num without victim_p50_us)" \
-				-v r="$E2E_VICTIM_RATIO" 'BEGIN { exit !(a > 0 && (b == 0 || x <= r * y)) }'
+			eval 'gt "$(num with victim_samples)" 0 && { [ "$(num without victim_samples)" = 0 ] ||
+				at_most "$(num with victim_p50_us)" "$E2E_VICTIM_RATIO" "$(num without victim_p50_us)"; }'
 	fi
 	# the rates rdma_cc set for the bulk QPs (over the window's second
 	# half): every bulk QP sampled, in an episode most of the time, the
@@ -275,8 +277,8 @@ else
 	# 1.61x, Dec 6 22:50), Documentation/testbed.rst; the drops and the
 	# rates above still fail a congestion control that does not react
 	qcmp="median $(num with queue_p50_bytes) B <= $E2E_QUEUE_RATIO x $(num without queue_p50_bytes) B without; Kmax $TB_KMAX_BYTES B"
-	qheld=$(awk -v a="$(num with queue_p50_bytes)" -v b="$(num without queue_p50_bytes)" \
-		-v r="$E2E_QUEUE_RATIO" 'BEGIN { print (b > 0 && a <= r * b) ? "yes" : "no" }')
+	qheld=$(at_most "$(num with queue_p50_bytes)" "$E2E_QUEUE_RATIO" \
+		"$(num without queue_p50_bytes)" && echo yes || echo no)
 	if [ "$kl" = 6.12-rt ]; then
 		echo "  with rdma_cc: the queue near the marking thresholds? $qcmp: $qheld (printed, not asserted under PREEMPT_RT)"
 	else
