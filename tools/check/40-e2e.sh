@@ -308,10 +308,10 @@ fi
 # by default (E2E_DCQCN=1 elsewhere too): CI's time.
 if [ "${E2E_DCQCN:-$([ "$kl" = 6.1 ] && echo 1 || echo 0)}" = 1 ]; then
 	if [ "$have_cc" = 1 ] && [ "$patched" = 1 ] && [ -f "$TB_DCQCN_KO" ]; then
-		for v in ${TB_VMS#r }; do tb_cc_unload "$v"; done
+		tb_cc_unload_senders
 		TB_CC_KO=$TB_DCQCN_KO TB_CC_PARAMS=$TB_DCQCN_PARAMS TB_CC_ALGO=dcqcn \
 			tb_incast_again dcqcn 1 "$dur"
-		for v in ${TB_VMS#r }; do TB_CC_KO=$TB_DCQCN_KO tb_cc_unload "$v"; done
+		TB_CC_KO=$TB_DCQCN_KO tb_cc_unload_senders
 		check "incast with DCQCN completes" senders_ok dcqcn
 		dcqcn_acts() {
 			local v

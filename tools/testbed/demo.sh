@@ -50,7 +50,7 @@ runs=(without with)
 if [ "${DEMO_DCQCN:-1}" = 1 ] && [ -f "$TB_DCQCN_KO" ]; then
 	# the same incast under DCQCN: rdma_cc out, rdma_cc_dcqcn in, the
 	# device switched to it by one write (tb_cc_load, TB_CC_ALGO)
-	for v in ${TB_VMS#r }; do tb_cc_unload "$v"; done
+	tb_cc_unload_senders
 	TB_CC_KO=$TB_DCQCN_KO TB_CC_PARAMS=$TB_DCQCN_PARAMS TB_CC_ALGO=dcqcn \
 		tb_incast_again dcqcn 1 "${DEMO_DURATION:-40}" ||
 		rcc_die "the incast with DCQCN failed (logs in $TB_RUN/dcqcn)"

@@ -69,6 +69,14 @@ tb_cc_unload() {
 	tb_vm_run "$1" 60 <<<"$(tb_cc_unload_script)"
 }
 
+# tb_cc_unload_senders: tb_cc_unload on every sender, one after the other
+# (TB_CC_KO names the module); fails if one of them failed.
+tb_cc_unload_senders() {
+	local v rc=0
+	for v in ${TB_VMS#r }; do tb_cc_unload "$v" || rc=1; done
+	return $rc
+}
+
 tb_cc_unload_script() {
 	sed "s/@CC@/$(tb_cc_name)/g" <<-'EOS'
 	touch /tmp/sampler.pause

@@ -75,7 +75,7 @@ for spec in "$@"; do
 		done
 		TB_CC_PARAMS=$p tb_incast_again "$label" 1 "$dur" ||
 			rcc_log "sweep: run $label failed"
-		for v in ${TB_VMS#r }; do tb_cc_unload "$v"; done
+		tb_cc_unload_senders
 	fi
 	runs+=("$label")
 done
