@@ -44,6 +44,9 @@
 : "${TB_VICTIM_PROG:=ib_send_lat -e}"
 : "${TB_VICTIM_BYTES:=64}"
 : "${TB_VICTIM_ITERS:=50}"
+# TB_VICTIM_NICE: a nice value for the victim's client and server (empty:
+# none), so that a polling victim yields the VM's CPU to the bulk QPs
+: "${TB_VICTIM_NICE:=}"
 TB_VICTIM_PORT=18600
 # rdma_cc's parameters for the testbed (Documentation/testbed.rst says why)
 : "${TB_CC_PARAMS:=data_rate_mbps=2 control_interval_ns=100000000 line_rate_margin_mbps=0 congestion_probability_weight=64 minimum_rate_percent=10 num_control_loops_per_increase=10 fast_recovery_attempt=1 initial_target_rate_percent=50 number_active_increase_steps=5}"
@@ -194,7 +197,7 @@ tb_cc_reload_all() {
 
 # tb_victim_cmd [SERVER_IP]: the victim's command line (TB_VICTIM_PROG).
 tb_victim_cmd() {
-	echo "$TB_VICTIM_PROG -d rxe0 -x 1 -p $TB_VICTIM_PORT -s $TB_VICTIM_BYTES" \
+	echo "${TB_VICTIM_NICE:+nice -n $TB_VICTIM_NICE }$TB_VICTIM_PROG -d rxe0 -x 1 -p $TB_VICTIM_PORT -s $TB_VICTIM_BYTES" \
 		"-n $TB_VICTIM_ITERS -U --tclass=$TB_TCLASS -u $TB_QP_TIMEOUT $*"
 }
 
