@@ -175,6 +175,11 @@ static void dq_slowdown_in_the_module(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, dcqcn_param_write("slowdown", "12500\n"), 0);
 	KUNIT_EXPECT_EQ(test, dcqcn_param_read("slowdown"), 12500U);
 	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(&fd->hdev, "dcqcn"), 0);
+	/* not limited, and paced at R: unpaced it would send at the link's */
+	KUNIT_ASSERT_TRUE(test, dq_state(fq, &st));
+	KUNIT_EXPECT_FALSE(test, st.rp.limited);
+	KUNIT_EXPECT_EQ(test, st.told_bps, 2000000ULL);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 2000000ULL);
 	fake_qp_cnp(fq);
 	KUNIT_ASSERT_TRUE(test, dq_state(fq, &st));
 	KUNIT_EXPECT_EQ(test, st.link_bps, 25 * GBPS);
@@ -187,6 +192,10 @@ static void dq_slowdown_in_the_module(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.cnt.cuts, 1ULL);
 	KUNIT_EXPECT_GE(test, st.rp.rc, 1010000ULL);
 	KUNIT_EXPECT_LE(test, st.rp.rc, 1030000ULL);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), st.rp.rc);
+	/* DCQCN lets go (the device to "none"): line rate */
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(&fd->hdev, "none"), 0);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 0ULL);
 	fake_qp_free(fq);
 	fake_dev_free(fd);
 }

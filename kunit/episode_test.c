@@ -393,6 +393,63 @@ static void episode_margin_zero_ends_and_timer_is_gone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.cnt.cnps, 2001ULL);
 }
 
+/*
+ * R below the link's speed (an operator's data_rate_mbps): outside an
+ * episode the QP is paced at R, not left at line rate, where it would send
+ * at the link's speed while rc says R.  From its attach, again when its
+ * episode ends, and back to line rate when rdma_cc lets go of it.
+ */
+static void episode_r_below_link_is_paced_outside_episodes(struct kunit *test)
+{
+	struct fake_dev *fd = fake_dev_new(test, "calm", GBPS);
+	struct rcc_flow_state st;
+	struct fake_qp *fq;
+
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_DATA_RATE_MBPS, "100"), 3);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_CONTROL_INTERVAL_NS,
+					     "2000"), 4);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_LINE_RATE_MARGIN_MBPS,
+					     "0"), 1);
+	fq = fake_qp_new(test, fd, 5);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 100000000ULL);
+	KUNIT_EXPECT_EQ(test, fake_qp_calls(fq), 1U);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(fq, &st));
+	KUNIT_EXPECT_EQ(test, st.told_bps, 100000000ULL);
+
+	fake_qp_cnp(fq);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(fq, &st));
+	KUNIT_EXPECT_TRUE(test, !st.core.congested ||
+			  fake_qp_rate(fq) == st.core.current_bps);
+	KUNIT_EXPECT_GT(test, fake_qp_calls(fq), 1U);
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(fq, 3000));
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(fq, &st));
+	KUNIT_EXPECT_EQ(test, st.core.current_bps, 100000000ULL);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 100000000ULL);
+	KUNIT_EXPECT_EQ(test, st.told_bps, 100000000ULL);
+	KUNIT_EXPECT_EQ(test, fq->nr_bad, 0U);
+
+	/* rdma_cc lets go (the device to "none"): line rate */
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(&fd->hdev, "none"), 0);
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 0ULL);
+	/* and takes it on again: what it tells is what the driver has */
+	KUNIT_ASSERT_EQ(test, rdma_cc_hook_set_dev_cc(&fd->hdev, "rdma_cc"), 0);
+	KUNIT_ASSERT_TRUE(test, fake_qp_state(fq, &st));
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), st.told_bps);
+
+	/* R at the link's speed: line rate from the next episode's end */
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_DATA_RATE_MBPS, "0"), 1);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_CONTROL_INTERVAL_NS,
+					     "2000"), 4);
+	KUNIT_ASSERT_EQ(test, fake_dev_store(fd, RCC_LINE_RATE_MARGIN_MBPS,
+					     "0"), 1);
+	fake_qp_cnp(fq);
+	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(fq, 3000));
+	KUNIT_EXPECT_EQ(test, fake_qp_rate(fq), 0ULL);
+	KUNIT_EXPECT_EQ(test, fq->nr_bad, 0U);
+	fake_qp_free(fq);
+	fake_dev_free(fd);
+}
+
 static struct kunit_case episode_cases[] = {
 	KUNIT_CASE(episode_one_cnp_defaults),
 	KUNIT_CASE(episode_cnps_during_runs),
@@ -400,6 +457,7 @@ static struct kunit_case episode_cases[] = {
 	KUNIT_CASE(episode_late_timer_keeps_event_order),
 	KUNIT_CASE(episode_timer_queued_elsewhere_is_left_alone),
 	KUNIT_CASE(episode_margin_zero_ends_and_timer_is_gone),
+	KUNIT_CASE(episode_r_below_link_is_paced_outside_episodes),
 	{}
 };
 

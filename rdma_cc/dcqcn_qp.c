@@ -76,13 +76,23 @@ static u64 dcqcn_flow_slack_ns(const struct dcqcn_flow *f)
 }
 
 /*
- * After every event and timer run, under f->lock: note whether packets
- * matter, release a limiter that got back to line rate, and tell the driver
- * the QP's rate if it changed.
+ * The rate of a QP DCQCN does not limit: "line rate", unless R (the line
+ * rate over the slow-down) is below the device's link speed, where an
+ * unpaced QP would send faster than R.  As rdma_cc's (qp.c).
+ */
+static u64 dcqcn_flow_calm_bps(const struct dcqcn_flow *f)
+{
+	return f->cfg.line_bps < f->cfg_line ? f->cfg.line_bps : 0;
+}
+
+/*
+ * At attach and after every event and timer run, under f->lock: note
+ * whether packets matter, release a limiter that got back to line rate,
+ * and tell the driver the QP's rate if it changed.
  */
 static void dcqcn_flow_tell(struct dcqcn_flow *f, bool was_limited)
 {
-	u64 rate = f->rp.limited ? f->rp.rc : 0;
+	u64 rate = f->rp.limited ? f->rp.rc : dcqcn_flow_calm_bps(f);
 
 	WRITE_ONCE(f->counting, f->rp.increasing && f->cfg.byte_reset);
 	if (was_limited && !f->rp.limited)
@@ -207,6 +217,7 @@ out:
 struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,
 				     struct rdma_cc_hook_qp *hqp)
 {
+	unsigned long flags;
 	struct dcqcn_flow *f;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
@@ -227,6 +238,10 @@ struct dcqcn_flow *dcqcn_flow_create(struct dcqcn_dev *dev,
 	mutex_lock(&dev->flows_lock);
 	list_add_tail(&f->node, &dev->flows);
 	mutex_unlock(&dev->flows_lock);
+	/* the driver starts it at line rate; R may be below that */
+	spin_lock_irqsave(&f->lock, flags);
+	dcqcn_flow_tell(f, false);
+	spin_unlock_irqrestore(&f->lock, flags);
 	return f;
 }
 

@@ -60,14 +60,18 @@ static const struct rcc_params *rcc_flow_params(struct rcc_flow *f,
 }
 
 /*
- * The rate the driver was last told (0 = line rate): it is told after every
- * event and run (rcc_flow_tell()), so it is always this.
+ * The rate the driver was last told (0 = line rate): it is told at attach
+ * and after every event and run (rcc_flow_tell()), so it is always this.
+ * Outside an episode rc is R: "line rate" when R is the link's speed, R
+ * itself when it is below (f->calm_paced), so that rc holds on the wire.
  */
 static u64 rcc_flow_told(const struct rcc_flow *f)
 {
 	if (unlikely(f->own) && f->own->pinned_bps)
 		return f->own->pinned_bps;	/* an experiment's, loop or not */
-	return f->core.congested ? f->core.current_bps : 0;
+	if (f->core.congested || f->calm_paced)
+		return f->core.current_bps;
+	return 0;
 }
 
 /*
@@ -100,9 +104,12 @@ static u64 rcc_flow_slack_ns(const struct rcc_params *p)
  */
 static void rcc_flow_tell(struct rcc_flow *f, u64 told)
 {
-	u64 rate = rcc_flow_told(f);
+	u64 rate;
 
 	WRITE_ONCE(f->in_episode, f->core.congested);
+	f->calm_paced = !f->core.congested && f->core.current_bps <
+			READ_ONCE(f->hqp->dev->line_rate_bps);
+	rate = rcc_flow_told(f);
 	if (rate != told)
 		f->hqp->dev->ops->set_rate(f->hqp, rate);
 }
@@ -282,6 +289,7 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 				 struct rdma_cc_hook_qp *hqp)
 {
 	const struct rcc_params *p;
+	unsigned long flags;
 	struct rcc_flow *f;
 	int err;
 
@@ -310,6 +318,10 @@ struct rcc_flow *rcc_flow_create(struct rcc_dev *dev,
 		return NULL;
 	}
 	rcc_test_count_flows(1);
+	/* the driver starts it at line rate; R may be below that */
+	spin_lock_irqsave(&f->lock, flags);
+	rcc_flow_tell(f, 0);
+	spin_unlock_irqrestore(&f->lock, flags);
 	return f;
 }
 

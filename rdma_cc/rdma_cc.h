@@ -81,6 +81,10 @@ struct rcc_flow_own {
  *	readers of the state (rcc_flow_state() returns false)
  * @in_episode: @core.congested as of the last event or run, for readers
  *	without @lock (WRITE_ONCE under @lock)
+ * @calm_paced: outside an episode, the driver paces the QP at @core's
+ *	rate R, which is below the device's link speed (an operator's
+ *	data_rate_mbps): "line rate" would let it send at the link's speed.
+ *	Set with every tell, under @lock
  * @core: the rate loop's state
  * @episode_start_ns: when the running episode started
  * @cnt: counters, under @lock
@@ -103,6 +107,7 @@ struct rcc_flow {
 	spinlock_t lock;		/* everything below but pkts */
 	bool dead;
 	bool in_episode;
+	bool calm_paced;
 	struct rcc_qp core;
 	u64 episode_start_ns;
 	struct rcc_flow_counters cnt;

@@ -24,7 +24,9 @@
  * A device changes congestion control under traffic without losing a CNP:
  * its QPs leave the old one (which stops pacing them: set_rate(qp, 0)),
  * CNPs arriving meanwhile are counted by the hook, and the new one gets
- * them as soon as it has the QPs; each QP starts under it at line rate.
+ * them as soon as it has the QPs; each QP starts under it at its line rate
+ * R (told set_rate(qp, R) at once where R is below the device's link
+ * speed, so that an unpaced QP does not send faster than R).
  *
  * This is the split TCP uses (tcp_cong.c in the core, algorithms as modules),
  * for a subsystem whose core (ib_core) has no such hook of its own.  See
@@ -62,9 +64,10 @@
  *    PREEMPT_RT);
  *  - inside rdma_cc_hook_cnp() and rdma_cc_hook_tx(), in the caller's
  *    context: the event makes the runs that were due before it first;
- *  - process context, when the congestion control hands a QP back at line
- *    rate (unload, or the device moving to another one), or the hook hands
- *    a new one the CNPs that came during the move.
+ *  - process context, when the congestion control takes on a QP whose R
+ *    is below the device's link speed (attach_qp(): it is paced at R), hands
+ *    a QP back at line rate (unload, or the device moving to another
+ *    one), or the hook hands a new one the CNPs that came during the move.
  * Both shipped congestion controls (rdma_cc.ko, rdma_cc_dcqcn.ko) keep
  * this contract, and at most one of them has a QP at any time.
  * So set_rate() must not sleep and must not call into rdma_cc_hook_*() for
@@ -152,8 +155,10 @@ struct rdma_cc_cc_ops {
 	/* Called after every QP of @dev was detached. */
 	void (*detach_dev)(struct rdma_cc_hook_dev *dev);
 	/*
-	 * Take on @qp of an attached device, at line rate; returns its
-	 * state (beginning with a struct rdma_cc_hook_qp_cc) or NULL.
+	 * Take on @qp of an attached device, at its line rate R (calling
+	 * set_rate() for it where R is below the device's link speed);
+	 * returns its state (beginning with a struct rdma_cc_hook_qp_cc)
+	 * or NULL.
 	 */
 	void *(*attach_qp)(struct rdma_cc_hook_qp *qp);
 	/*
