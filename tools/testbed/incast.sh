@@ -49,7 +49,7 @@
 : "${TB_VICTIM_NICE:=}"
 TB_VICTIM_PORT=18600
 # rdma_cc's parameters for the testbed (Documentation/testbed.rst says why)
-: "${TB_CC_PARAMS:=data_rate_mbps=2 control_interval_ns=100000000 line_rate_margin_mbps=0 congestion_probability_weight=64 minimum_rate_percent=10 num_control_loops_per_increase=10 fast_recovery_attempt=1 initial_target_rate_percent=50 number_active_increase_steps=5}"
+: "${TB_CC_PARAMS:=data_rate_mbps=1 control_interval_ns=100000000 line_rate_margin_mbps=0 congestion_probability_weight=64 minimum_rate_percent=10 num_control_loops_per_increase=10 fast_recovery_attempt=1 initial_target_rate_percent=50 number_active_increase_steps=5}"
 
 # The congestion control module: rdma_cc.ko, or a test-only one with the
 # same hook (TB_CC_KO=.../fixed_rate.ko, which never reacts).

@@ -34,10 +34,10 @@ TB_RXE_KO=${TB_RXE_KO:-$RDMA_CC_CACHE/rxe-build/$(tb_release)/rdma_rxe.ko}
 TB_HOOK_KO=${TB_HOOK_KO:-$(rcc_moddir)/rdma_cc_hook.ko}
 TB_CC_KO=${TB_CC_KO:-$(rcc_moddir)/rdma_cc.ko}
 # DCQCN (rdma_cc_dcqcn.ko) for the runs that compare it: mlx5's values on
-# the 25 Gbit/s links slowed down 12,500 times, R = 2 Mbit/s as rdma_cc's
+# the 25 Gbit/s links slowed down 25,000 times, R = 1 Mbit/s as rdma_cc's
 # (Documentation/testbed.rst says why)
 TB_DCQCN_KO=${TB_DCQCN_KO:-$(rcc_moddir)/rdma_cc_dcqcn.ko}
-: "${TB_DCQCN_PARAMS=slowdown=12500}"
+: "${TB_DCQCN_PARAMS=slowdown=25000}"
 TB_HOST_PIDS=()
 
 tb_ip() { case $1 in r) echo 198.18.0.10 ;; s*) echo "198.18.0.1${1#s}" ;; esac; }
