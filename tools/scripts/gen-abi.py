@@ -36,9 +36,17 @@ def entries(path, follow):
                 "\t\ttrailing newline allowed) or out of range fails with\n"
                 "\t\t-EINVAL and leaves the value unchanged. A change applies\n"
                 "\t\tfrom each QP's next run of the loop; the additive step\n"
-                "\t\tstays fixed for a running episode.\n\n"
-                % (path, name, h, unit, lo, hi, d, extra))
+                "\t\tstays fixed for a running episode.%s\n\n"
+                % (path, name, h, unit, lo, hi, d, extra,
+                   CALM_PACED if name == "data_rate_mbps" else ""))
     return out
+
+
+# R below the link's speed paces a QP outside an episode (rdma_cc/qp.c)
+CALM_PACED = (" Below the device's link\n"
+              "\t\tspeed, a QP outside an episode is paced at R (not left at\n"
+              "\t\tline rate); the new value reaches it when its next episode\n"
+              "\t\tstarts or ends.")
 
 
 DCQCN_DESC = re.compile(r'\[(DCQCN_\w+)\]\s*=\s*\{\s*"(\w+)",\s*"([^"]*)",'
