@@ -53,7 +53,8 @@ E2E_DROPS_MIN=2000	# without: the switch drops more than this (47,673-68,461)
 E2E_RETX_MIN=50		# without: rxe retransmits more often than this (1,037-1,368)
 E2E_DROPS_RATIO=0.4	# with: at most this fraction of the drops without
 			# (0.018-0.17 in CI's runs since Dec 5 and the Dec 7
-			# sweep's; a CC that does not react: ~1)
+			# sweep's; 0.010 and 0.024 with R = 1 Mbit/s paced,
+			# CI's of Dec 7 05:24; a CC that does not react: ~1)
 E2E_UTIL_MIN=75		# with: the bottleneck this % utilised, or ...
 E2E_UTIL_COST=15	# ... at most this many points below the run without
 			# (the 6.12-rt testbed fills it only 87.2-93.0%
