@@ -96,33 +96,15 @@ kv=$(tb_vm_run s1 30 <<<'uname -r; grep -c "KASAN\|kobject" /proc/kallsyms >/dev
 echo "  testbed up in $(( $(date +%s) - boot )) s: $(echo $kv)"
 check "kernel: the testbed boots the debug kernel ($rel)" [ "$(echo "$kv" | head -n 1)" = "$rel" ]
 
-# One ib_write_bw pair over rxe's loopback: both ends in s1.
+# QPs destroyed with their pacing timers armed (tb_destroy_paced), paced
+# at 1 Mbit/s by fixed_rate
 me=$(tb_ip s1)
-bw="ib_write_bw -d rxe0 -x 1 -q 8 -s 4096 -D 60 -u $TB_QP_TIMEOUT"
-# in a guest script: start the pair on port $p, pids in $srv and $cli
-pair_start="$bw -p \$p >/dev/null 2>&1 & srv=\$!
-	for t in \$(seq 100); do ss -ltn | grep -q \":\$p \" && break; sleep 0.1; done
-	$bw -p \$p $me >/dev/null 2>&1 & cli=\$!"
-pace_out=$(tb_vm_run s1 $((cycles * 30 + 60)) <<EOS
-insmod $fr/fixed_rate.ko rate_mbps=1 || exit 1
-echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control || exit 1
-armed_cycles=0 armed=0
-for i in \$(seq $cycles); do
-	p=\$((18600 + i))
-	$pair_start
-	sleep 2
-	a=\$(grep -c 'rxe_pace_timer' /proc/timer_list)
-	armed=\$((armed + a))
-	[ "\$a" -gt 0 ] && armed_cycles=\$((armed_cycles + 1))
-	kill -9 \$cli \$srv 2>/dev/null
-	wait \$cli \$srv 2>/dev/null
-done
-sleep 2
-echo "cycles=$cycles armed_cycles=\$armed_cycles armed_timers=\$armed left=\$(grep -c 'rxe_pace_timer' /proc/timer_list)"
-echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control 2>/dev/null
-rmmod fixed_rate
+pace_out=
+tb_vm_run s1 30 <<EOS >/dev/null 2>&1 && pace_out=$(tb_destroy_paced s1 "$cycles")
+insmod $fr/fixed_rate.ko rate_mbps=1 &&
+echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control
 EOS
-)
+tb_vm_run s1 30 <<<"echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control; rmmod fixed_rate" >/dev/null 2>&1
 echo "$pace_out" | sed 's/^/  /'
 sum=$(echo "$pace_out" | grep '^cycles=')
 check "pacing: QPs destroyed with their pacing timers armed ($sum)" \
