@@ -185,6 +185,7 @@ check "loss: a paced QP recovers every dropped packet, at least half its rate ($
 tb_vm_run s1 30 <<<"echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control; rmmod fixed_rate" >/dev/null 2>&1
 echo "  loss: $(( $(date +%s) - start )) s"
 
+pair_start=$(tb_loopback_pair s1)
 rel_out=$(tb_vm_run s1 $((reloads * 40 + 60)) <<EOS
 fail=0 seen=0
 for i in \$(seq $reloads); do

@@ -112,29 +112,37 @@ tb_rdma_stats() {
 		     END { printf "qdisc_drops=%d\n", q }'
 }
 
+# tb_loopback_pair VM: a guest-script fragment that starts an ib_write_bw
+# pair with 8 QPs over VM's rxe loopback (both ends in VM) on port $p, a
+# variable of the guest script, with their pids in $srv and $cli.
+tb_loopback_pair() {
+	local bw="ib_write_bw -d rxe0 -x 1 -q 8 -s 4096 -D 60 -u $TB_QP_TIMEOUT"
+	cat <<-EOS
+	$bw -p \$p >/dev/null 2>&1 & srv=\$!
+	for t in \$(seq 100); do ss -ltn | grep -q ":\$p " && break; sleep 0.1; done
+	$bw -p \$p $(tb_ip "$1") >/dev/null 2>&1 & cli=\$!
+	EOS
+}
+
 # tb_destroy_paced VM CYCLES: QPs destroyed with their pacing timers armed.
-# CYCLES times an ib_write_bw pair with 8 QPs runs over VM's rxe loopback
-# (both ends in VM) for 2 s, and both ends are killed (SIGKILL: the kernel
-# destroys the QPs with work queued), while the congestion control the VM
-# runs paces every QP (fixed_rate, or rdma_cc with R below the link).
-# /proc/timer_list is read just before each kill and 2 s after the last.
-# Prints "cycles=N armed_cycles=N armed_timers=N left=N warnings=N": the
-# cycles with a pacing timer armed at the kill, the timers summed over
-# them, those left once every QP is gone, and the kernel log's warnings
-# over the cycles (a pacing timer scheduling a task of a QP with no
-# reference left is a WARN_ON in 6.12's rxe_sched_task()).
+# CYCLES times a tb_loopback_pair runs in VM for 2 s and both ends are
+# killed (SIGKILL: the kernel destroys the QPs with work queued), while
+# the congestion control the VM runs paces every QP (fixed_rate, or
+# rdma_cc with R below the link).  /proc/timer_list is read just before
+# each kill and 2 s after the last.  Prints "cycles=N armed_cycles=N
+# armed_timers=N left=N warnings=N": the cycles with a pacing timer armed
+# at the kill, the timers summed over them, those left once every QP is
+# gone, and the kernel log's warnings over the cycles (a pacing timer
+# scheduling a task of a QP with no reference left is a WARN_ON in 6.12's
+# rxe_sched_task()).
 tb_destroy_paced() {
-	local vm=$1 cycles=$2 me
-	me=$(tb_ip "$vm")
+	local vm=$1 cycles=$2
 	tb_vm_run "$vm" $((cycles * 30 + 60)) <<-EOS
-	bw="ib_write_bw -d rxe0 -x 1 -q 8 -s 4096 -D 60 -u $TB_QP_TIMEOUT"
 	d0=\$(dmesg | wc -l)
 	armed_cycles=0 armed=0
 	for i in \$(seq $cycles); do
-		p=\$((18700 + i))
-		\$bw -p \$p >/dev/null 2>&1 & srv=\$!
-		for t in \$(seq 100); do ss -ltn | grep -q ":\$p " && break; sleep 0.1; done
-		\$bw -p \$p $me >/dev/null 2>&1 & cli=\$!
+		p=\$((18900 + i))
+		$(tb_loopback_pair "$vm")
 		sleep 2
 		a=\$(grep -c 'rxe_pace_timer' /proc/timer_list)
 		armed=\$((armed + a))
