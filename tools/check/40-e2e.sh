@@ -20,8 +20,10 @@
 # E2E_DURATION (s, default 40 on 6.1, 30 on the other kernels) sets each
 # run's length (E2E_RELOAD_DURATION the reload run's, twice that).  A
 # fourth run, DCQCN (rdma_cc_dcqcn.ko) on the same incast, comes on 6.1
-# (E2E_DCQCN=1 or 0 to choose).  What cannot run (no patched rxe, no
-# module) is reported as "not ok ... (reason)".
+# (E2E_DCQCN=1 or 0 to choose).  Last, E2E_DESTROY_CYCLES (20) times, QPs
+# paced by rdma_cc are destroyed with their pacing timers armed
+# (tb_destroy_paced).  What cannot run (no patched rxe, no module) is
+# reported as "not ok ... (reason)".
 #
 # All of it once per kernel: by default 6.1 and 6.12-rt (the RT kernel runs
 # 6.12's code and adds its own rules; both VM suites on every kernel would
