@@ -120,6 +120,11 @@ rm -f /tmp/e2e-rxe.$$
 
 TB_RUN=$RDMA_CC_CACHE/e2e/run-$kl
 rm -rf "$TB_RUN"
+# On 6.12's rxe ib_send_lat -e completes no round (below): no victim
+# there, rather than one whose client waits 120 s to connect in each run
+if [ "${kl%%-*}" = 6.12 ]; then
+	: "${TB_VICTIM:=0}"
+fi
 . "$top/tools/testbed/testbed.sh"
 . "$top/tools/testbed/incast.sh"
 trap tb_down EXIT
@@ -250,8 +255,8 @@ else
 	# 6.12: there ib_send_lat -e never completes a round (with Debian's
 	# own rdma_rxe.ko of 6.12-rt it hangs; with the series' its first
 	# completion carries a garbage status), so the victim has no samples
-	if [ "${kl%%-*}" = 6.12 ]; then
-		echo "  with rdma_cc: the latency victim: $(num with victim_samples) samples (ib_send_lat -e does not complete on 6.12's rxe; not asserted)"
+	if [ "$TB_VICTIM" = 0 ]; then
+		echo "  with rdma_cc: no latency victim (TB_VICTIM=0; on 6.12's rxe ib_send_lat -e completes no round)"
 	else
 		check "with rdma_cc: the latency victim's median is lower ($(num with victim_p50_us) us <= $E2E_VICTIM_RATIO x $(num without victim_p50_us) us without; p99 $(num with victim_p99_us) against $(num without victim_p99_us) us, printed)" \
 			eval 'gt "$(num with victim_samples)" 0 && { [ "$(num without victim_samples)" = 0 ] ||
