@@ -344,7 +344,8 @@ fi
 # under rdma_cc, which paces every QP at R (1 Mbit/s, below rxe0's link)
 # outside an episode too.  On 6.12-rt a pacing timer that fired between a
 # QP's last reference and its cleanup scheduled its task (rxe_sched_task()
-# WARN_ONs, CI of Dec 7) until rxe 0009 had the timer take a reference.
+# WARN_ONs, CI of Dec 7) until rxe 0009 had the timer take a reference
+# (and woke the waiters again, as the QP leaves congestion control).
 dcycles=${E2E_DESTROY_CYCLES:-20}
 dsum=
 if [ "$have_cc" = 1 ] && [ "$patched" = 1 ] && TB_CC_ALGO=rdma_cc tb_cc_load s1 >/dev/null 2>&1; then
