@@ -19,3 +19,18 @@ if python3 "$top/tools/scripts/gen-abi.py" --check; then
 else
 	echo "not ok core/abi_docs_match_the_parameter_table"
 fi
+# The testbed's tools refuse a bad command line with a message before
+# they install, build or boot anything.
+bad_usage() {
+	local out
+	out=$("$@" 2>&1 </dev/null) && return 1
+	grep -q 'usage\|must be\|is not' <<<"$out"
+}
+dp=$top/tools/testbed/destroy-paced.sh sw=$top/tools/testbed/sweep.sh
+if bad_usage "$dp" && bad_usage "$dp" 0 && bad_usage "$dp" x &&
+	bad_usage "$dp" 1 2 && bad_usage "$sw" && bad_usage "$sw" ../x 30 a= &&
+	bad_usage "$sw" n 3x a= && bad_usage "$sw" n 30 'a=no_such_knob=1'; then
+	echo "ok core/testbed_tools_reject_bad_command_lines"
+else
+	echo "not ok core/testbed_tools_reject_bad_command_lines"
+fi
