@@ -96,15 +96,24 @@ kv=$(tb_vm_run s1 30 <<<'uname -r; grep -c "KASAN\|kobject" /proc/kallsyms >/dev
 echo "  testbed up in $(( $(date +%s) - boot )) s: $(echo $kv)"
 check "kernel: the testbed boots the debug kernel ($rel)" [ "$(echo "$kv" | head -n 1)" = "$rel" ]
 
+me=$(tb_ip s1)
+# fixed_rate_on MBIT_S: s1's rxe0 run by fixed_rate at that rate;
+# fixed_rate_off: by rdma_cc again, fixed_rate unloaded
+fixed_rate_on() {
+	tb_vm_run s1 30 <<-EOS >/dev/null 2>&1
+	insmod $fr/fixed_rate.ko rate_mbps=$1 &&
+	echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control
+	EOS
+}
+fixed_rate_off() {
+	tb_vm_run s1 30 <<<"echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control; rmmod fixed_rate" >/dev/null 2>&1
+}
+
 # QPs destroyed with their pacing timers armed (tb_destroy_paced), paced
 # at 1 Mbit/s by fixed_rate
-me=$(tb_ip s1)
 pace_out=
-tb_vm_run s1 30 <<EOS >/dev/null 2>&1 && pace_out=$(tb_destroy_paced s1 "$cycles")
-insmod $fr/fixed_rate.ko rate_mbps=1 &&
-echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control
-EOS
-tb_vm_run s1 30 <<<"echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control; rmmod fixed_rate" >/dev/null 2>&1
+fixed_rate_on 1 && pace_out=$(tb_destroy_paced s1 "$cycles")
+fixed_rate_off
 echo "$pace_out" | sed 's/^/  /'
 sum=$(echo "$pace_out" | grep '^cycles=')
 check "pacing: QPs destroyed with their pacing timers armed ($sum)" \
@@ -172,17 +181,14 @@ paced_run() {
 	done
 	echo "  $name: $sum"
 }
-tb_vm_run s1 30 <<EOS >/dev/null 2>&1
-insmod $fr/fixed_rate.ko rate_mbps=2 &&
-echo fixed_rate >/sys/kernel/rdma_cc_hook/rxe0/congestion_control
-EOS
+fixed_rate_on 2
 paced_run paced 18800 0
 check "loss: a paced QP that loses nothing has no retransmit timeout ($sum)" \
 	eval '[ "$lrc" = 0 ] && [ "$(tb_kv goodput_kbit "$sum")" -ge 1000 ] && [ "$(tb_kv completer_retry_err "$sum")" -le 3 ] && [ "$(tb_kv retry_exceeded_err "$sum")" = 0 ]'
 paced_run loss 18801 "$drop_every"
 check "loss: a paced QP recovers every dropped packet, at least half its rate ($sum)" \
 	eval '[ "$lrc" = 0 ] && [ "$(tb_kv dropped "$sum")" -ge 10 ] && [ "$(tb_kv goodput_kbit "$sum")" -ge 1000 ] && [ "$(tb_kv completer_retry_err "$sum")" -ge 1 ] && [ "$(tb_kv retry_exceeded_err "$sum")" = 0 ]'
-tb_vm_run s1 30 <<<"echo rdma_cc >/sys/kernel/rdma_cc_hook/rxe0/congestion_control; rmmod fixed_rate" >/dev/null 2>&1
+fixed_rate_off
 echo "  loss: $(( $(date +%s) - start )) s"
 
 pair_start=$(tb_loopback_pair s1)

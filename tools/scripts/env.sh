@@ -183,6 +183,16 @@ rcc_suite_for() {
 		RCC_SUITE_KERNEL=$line "$@"
 }
 
+# rcc_for_kver SCRIPT ARGS...: in a tool run with KVER set, run SCRIPT
+# again under rcc_suite_for, so that it builds rdma_cc and rxe for that
+# kernel and boots it, and exit with its status; otherwise return.
+rcc_for_kver() {
+	if [ -n "${KVER:-}" ] && [ -z "${RCC_SUITE_KERNEL:-}" ]; then
+		rcc_suite_for "$KVER" "$@"
+		exit
+	fi
+}
+
 # rcc_moddir: where rdma_cc's modules are built: $RCC_MODDIR (a directory
 # of links to the checkout's sources, for a build per kernel), else the
 # checkout itself.

@@ -46,11 +46,8 @@ for spec in "$@"; do
 done
 
 "$top/tools/scripts/deps.sh" vm plot || rcc_die "installing the packages failed"
-if [ -n "${KVER:-}" ] && [ -z "${RCC_SUITE_KERNEL:-}" ]; then
-	# the modules for that kernel, as the e2e suite builds them
-	exec bash -c '. "$1/tools/scripts/env.sh"; shift; rcc_suite_for "$KVER" "$@"' \
-		_ "$top" "$0" "$name" "$dur" "$@"
-fi
+# the modules for KVER's kernel, as the e2e suite builds them
+rcc_for_kver "$0" "$name" "$dur" "$@"
 make -C "$top" --no-print-directory modules || rcc_die "make modules failed"
 make -C "$top" --no-print-directory rxe || rcc_die "make rxe failed"
 
