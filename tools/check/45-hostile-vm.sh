@@ -155,8 +155,8 @@ check "lifecycle: slab caches back to their start ($leaks over tolerance, $(wc -
 w=0
 for v in $TB_VMS; do
 	tb_vm_run "$v" 30 <<<'dmesg' >"$TB_RUN/dmesg-$v.txt"
-	w=$((w + $(grep -cE 'WARNING|BUG|Oops|general protection|RIP:' "$TB_RUN/dmesg-$v.txt")))
+	w=$((w + $(grep -cE "$TB_KERNEL_BAD" "$TB_RUN/dmesg-$v.txt")))
 done
 check "no WARNING or BUG in any VM's kernel log ($w)" [ "$w" = 0 ]
-[ "$w" = 0 ] || grep -hE -B2 -A8 'WARNING|BUG|Oops' "$TB_RUN"/dmesg-*.txt | head -n 40
+[ "$w" = 0 ] || grep -hE -B2 -A8 "$TB_KERNEL_BAD" "$TB_RUN"/dmesg-*.txt | head -n 40
 echo "hostile-vm[$kl]: took $(( $(date +%s) - start )) s; run data in $TB_RUN"

@@ -228,7 +228,7 @@ check "releases: rxe0, rdma_rxe, rdma_cc and rdma_cc_hook taken down (rc $rc, mo
 	[ "$rc" = 0 ] && [ "$down_out" = 0 ]
 
 # the kernel logs: dmesg while the VM runs, and its console in any case
-bad='KASAN|BUG|WARNING|Oops|general protection|ODEBUG|list_(add|del) corruption|RIP:'
+bad="KASAN|ODEBUG|list_(add|del) corruption|$TB_KERNEL_BAD"
 w=0
 for v in $TB_VMS; do
 	tb_vm_run "$v" 30 <<<'dmesg' >"$TB_RUN/dmesg-$v.txt" 2>&1 ||

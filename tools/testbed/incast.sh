@@ -151,7 +151,7 @@ tb_destroy_paced() {
 		wait \$cli \$srv 2>/dev/null
 	done
 	sleep 2
-	w=\$(dmesg | tail -n +\$((d0 + 1)) | grep -cE 'WARNING|BUG|Oops|general protection|RIP:')
+	w=\$(dmesg | tail -n +\$((d0 + 1)) | grep -cE '$TB_KERNEL_BAD')
 	echo "cycles=$cycles armed_cycles=\$armed_cycles armed_timers=\$armed left=\$(grep -c 'rxe_pace_timer' /proc/timer_list) warnings=\$w"
 	EOS
 }
@@ -627,7 +627,7 @@ tb_incast_result() {
 	done
 	local w=0
 	for v in $TB_VMS; do
-		w=$((w + $(grep -cE 'WARNING|BUG|Oops|general protection|RIP:|NETDEV WATCHDOG' "$dir/dmesg-$v.txt")))
+		w=$((w + $(grep -cE "$TB_KERNEL_BAD|NETDEV WATCHDOG" "$dir/dmesg-$v.txt")))
 	done
 	echo "dmesg_warnings=$w"
 	echo "nic_stalled=$(tb_nic_stalled "$dir" | tr '\n' ' ')"

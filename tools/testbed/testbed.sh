@@ -38,6 +38,9 @@ TB_CC_KO=${TB_CC_KO:-$(rcc_moddir)/rdma_cc.ko}
 # (Documentation/testbed.rst says why)
 TB_DCQCN_KO=${TB_DCQCN_KO:-$(rcc_moddir)/rdma_cc_dcqcn.ko}
 : "${TB_DCQCN_PARAMS=slowdown=25000}"
+# What a VM's kernel log must not hold after a run (grep -E): a warning, a
+# BUG, an oops and its register dump.  Suites add their own (KASAN, ...).
+TB_KERNEL_BAD='WARNING|BUG|Oops|general protection|RIP:'
 TB_HOST_PIDS=()
 
 tb_ip() { case $1 in r) echo 198.18.0.10 ;; s*) echo "198.18.0.1${1#s}" ;; esac; }
