@@ -481,11 +481,13 @@ tb_window() {
 }
 
 # tb_pctl PREFIX SUFFIX: of the numbers on stdin, PREFIX_samples and the
-# median, 99th percentile (nearest rank) and maximum as PREFIX_p50SUFFIX...
+# median, 90th and 99th percentiles (nearest rank) and maximum as
+# PREFIX_p50SUFFIX...
 tb_pctl() {
 	sort -g | awk -v p="$1" -v u="$2" '{ v[++n] = $1 }
 		END { printf "%s_samples=%d\n", p, n; if (!n) exit
-		      printf "%s_p50%s=%.0f\n%s_p99%s=%.0f\n%s_max%s=%.0f\n", p, u, v[int(n * 0.5 + 0.999999)], \
+		      printf "%s_p50%s=%.0f\n%s_p90%s=%.0f\n%s_p99%s=%.0f\n%s_max%s=%.0f\n", \
+			p, u, v[int(n * 0.5 + 0.999999)], p, u, v[int(n * 0.9 + 0.999999)], \
 			p, u, v[int(n * 0.99 + 0.999999)], p, u, v[n] }'
 }
 
@@ -708,6 +710,7 @@ tb_table() {
 	tb_table_row "duplicate packets at receiver" rxe_duplicate_request
 	tb_table_row "victim samples (in the window)" victim_samples
 	tb_table_row "victim p50 (us, half RTT)" victim_p50_us
+	tb_table_row "victim p90 (us, half RTT)" victim_p90_us
 	tb_table_row "victim p99 (us, half RTT)" victim_p99_us
 	tb_table_row "victim max (us, half RTT)" victim_max_us
 	tb_table_row "bulk QPs (sampled by rdma_cc)" cc_bulk_qps
