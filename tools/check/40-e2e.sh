@@ -162,7 +162,15 @@ gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 # at_most A RATIO B: A is at most RATIO times B, and B is above 0 (the
 # comparisons of a run with rdma_cc against the run without)
 at_most() { awk -v a="$1" -v r="$2" -v b="$3" 'BEGIN { exit !(b > 0 && a <= r * b) }'; }
+# at_least A RATIO B: A is at least RATIO times B, and B is above 0
 at_least() { awk -v a="$1" -v r="$2" -v b="$3" 'BEGIN { exit !(b > 0 && a >= r * b) }'; }
+# victim_lower KEY RATIO: the victim has samples with rdma_cc, and its KEY
+# (victim_p50_us ...) is at most RATIO times the one without, unless the
+# victim finished no round without (it waited longer still)
+victim_lower() {
+	gt "$(num with victim_samples)" 0 && { [ "$(num without victim_samples)" = 0 ] ||
+		at_most "$(num with "$1")" "$2" "$(num without "$1")"; }
+}
 senders_ok() {	# every sender's ib_write_bw exited 0 with a goodput > 0
 	local v
 	for v in $TB_SENDERS_LIST; do
@@ -276,11 +284,9 @@ else
 		echo "  with rdma_cc: no latency victim (TB_VICTIM=0; on 6.12's rxe ib_send_lat -e completes no round under load)"
 	else
 		check "with rdma_cc: the latency victim's median is lower ($(num with victim_p50_us) us <= $E2E_VICTIM_RATIO x $(num without victim_p50_us) us without)" \
-			eval 'gt "$(num with victim_samples)" 0 && { [ "$(num without victim_samples)" = 0 ] ||
-				at_most "$(num with victim_p50_us)" "$E2E_VICTIM_RATIO" "$(num without victim_p50_us)"; }'
+			victim_lower victim_p50_us "$E2E_VICTIM_RATIO"
 		check "with rdma_cc: the latency victim's tail is lower (p90 $(num with victim_p90_us) us <= $E2E_VICTIM_TAIL_RATIO x $(num without victim_p90_us) us without; p99 $(num with victim_p99_us) against $(num without victim_p99_us) us, printed)" \
-			eval 'gt "$(num with victim_samples)" 0 && { [ "$(num without victim_samples)" = 0 ] ||
-				at_most "$(num with victim_p90_us)" "$E2E_VICTIM_TAIL_RATIO" "$(num without victim_p90_us)"; }'
+			victim_lower victim_p90_us "$E2E_VICTIM_TAIL_RATIO"
 	fi
 	# the rates rdma_cc set for the bulk QPs (over the window's second
 	# half): every bulk QP sampled, in an episode most of the time, the
