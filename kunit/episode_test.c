@@ -6,8 +6,10 @@
  * replay told, no earlier than the replay's time and within timer slack.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
+#include <linux/sched.h>
 
 #include "replay.h"
 
@@ -140,8 +142,50 @@ static void episode_sleep_until(u64 t_ns)
 }
 
 /*
- * CNPs and packets inside an episode, each a quarter interval away from
- * any run, at T = 10 ms: the replay of the recorded times must agree.
+ * Sends one event inside an episode (@npkts packets, or a CNP when 0) with
+ * interrupts off, as a driver's hard-irq handler does, and fills @ev with
+ * the time the replay gets for it.  The module reads the clock itself,
+ * after the test: when a vCPU stalls between the two readings, a run may
+ * fall due between them, and the module then applies the event after
+ * that run.  The runs it had made by the event say on which side of every
+ * run it applied it; some time between the two readings must lie on that
+ * side, and the replay gets the first such time.  The thread keeps to
+ * one CPU, and so does the QP's timer (pinned to the CPU that arms it):
+ * no run comes between the event and the counters read after it.
+ */
+static void episode_event(struct kunit *test, struct fake_qp *fq, u64 t0,
+			  u64 half, u32 npkts, struct replay_event *ev)
+{
+	struct rcc_flow_state st;
+	unsigned long flags;
+	u64 before, after, lo, hi;
+	bool ok;
+
+	local_irq_save(flags);
+	before = ktime_get_ns();
+	if (npkts)
+		rdma_cc_hook_tx(&fq->hqp, npkts);
+	else
+		rdma_cc_hook_cnp(&fq->hqp);
+	after = ktime_get_ns();
+	ok = fake_qp_state(fq, &st);
+	local_irq_restore(flags);
+
+	KUNIT_ASSERT_TRUE(test, ok);
+	KUNIT_ASSERT_GE(test, st.cnt.runs, 1ULL);
+	/* after runs 0 .. m - 1 and before run m: a time in (lo, hi] */
+	lo = t0 + (st.cnt.runs - 1) * half;
+	hi = t0 + st.cnt.runs * half;
+	KUNIT_EXPECT_TRUE_MSG(test, before <= hi && after > lo,
+			      "event at +%llu..+%llu applied after %llu runs",
+			      before - t0, after - t0, st.cnt.runs);
+	ev->t_ns = clamp(before, lo + 1, hi);
+	ev->npkts = npkts;
+}
+
+/*
+ * CNPs and packets inside an episode, each meant a quarter interval away
+ * from any run, at T = 10 ms: the replay of the events must agree.
  */
 static void episode_cnps_during_runs(struct kunit *test)
 {
@@ -152,10 +196,13 @@ static void episode_cnps_during_runs(struct kunit *test)
 	struct rcc_flow_state st;
 	struct rcc_params p;
 	unsigned int i, n = 0;
-	unsigned long flags;
+	int cpu;
 	u64 t0;
 
 	FAKE_SKIP_ON_RT(test);
+	/* this CPU, and so the QP's timer, for the whole episode */
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 
 	ev = kunit_kcalloc(test, 64, sizeof(*ev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
@@ -171,25 +218,11 @@ static void episode_cnps_during_runs(struct kunit *test)
 	/* CNPs in the first 8 halves, packets in every other one. */
 	for (i = 0; i < 8; i++) {
 		episode_sleep_until(t0 + i * half + half / 2);
-		/*
-		 * Interrupts off, as in a driver's hard-irq handler: no run
-		 * can come between the time recorded and the call.
-		 */
-		local_irq_save(flags);
-		if (i % 2) {
-			ev[n].t_ns = ktime_get_ns();
-			ev[n++].npkts = 10 * i;
-			rdma_cc_hook_tx(&ctx->fq->hqp, 10 * i);
-		}
-		ev[n].t_ns = ktime_get_ns();
-		ev[n++].npkts = 0;
-		rdma_cc_hook_cnp(&ctx->fq->hqp);
-		if (i == 3) {
-			ev[n].t_ns = ktime_get_ns();
-			ev[n++].npkts = 0;
-			rdma_cc_hook_cnp(&ctx->fq->hqp);
-		}
-		local_irq_restore(flags);
+		if (i % 2)
+			episode_event(test, ctx->fq, t0, half, 10 * i, &ev[n++]);
+		episode_event(test, ctx->fq, t0, half, 0, &ev[n++]);
+		if (i == 3)
+			episode_event(test, ctx->fq, t0, half, 0, &ev[n++]);
 	}
 	KUNIT_ASSERT_TRUE(test, fake_qp_wait_uncongested(ctx->fq, 5000));
 	KUNIT_ASSERT_TRUE(test, fake_qp_state(ctx->fq, &st));
