@@ -70,8 +70,9 @@ E2E_UTIL_COST=15	# ... at most this many points below the run without
 			# on 6.1, in CI's runs of Dec 5)
 E2E_VICTIM_RATIO=0.5	# with: the victim's median at most this fraction
 			# of its median without (0.016-0.08 measured)
-E2E_VICTIM_TAIL_RATIO=0.5 # with: the victim's p90 at most this fraction
-			# of its p90 without (0.06-0.19 measured; its p99
+E2E_VICTIM_TAIL_RATIO=0.7 # with: the victim's p90 at most this fraction
+			# of its p90 without (0.06-0.35 measured, ~1 for a
+			# CC that does not react; its p99
 			# is printed: 0.37-1.35)
 E2E_QUEUE_RATIO=0.5	# with: the queue's median at most this fraction of
 			# its median without (0.10 measured; full: ~1)
