@@ -72,8 +72,8 @@ E2E_VICTIM_RATIO=0.5	# with: the victim's median at most this fraction
 			# of its median without (0.016-0.08 measured)
 E2E_VICTIM_TAIL_RATIO=0.7 # with: the victim's p90 at most this fraction
 			# of its p90 without (0.06-0.35 measured, ~1 for a
-			# CC that does not react; its p99
-			# is printed: 0.37-1.35)
+			# CC that does not react; its p99 is printed:
+			# 0.37-1.35)
 E2E_QUEUE_RATIO=0.5	# with: the queue's median at most this fraction of
 			# its median without (0.10 measured; full: ~1)
 
@@ -274,13 +274,13 @@ else
 	# sweeps).  So is its tail, by the 90th percentile: the queue still
 	# swings to the buffer now and then (a VM sends in bursts), so its
 	# p99 may meet the full buffer's delay as without, but far fewer than
-	# one exchange in ten do.  A run without rdma_cc whose victim finished no round
-	# waited longer still.  Not on 6.12: there ib_send_lat -e completes
-	# no round under load.  Idle, a round completes only without inline
-	# data (-I 0; with it the client waits forever, with Debian's own
-	# rdma_rxe.ko of 6.12-rt as well), and once the incast runs no round
-	# completes, with -I 0 or without, with rdma_cc or without
-	# (Documentation/testbed.rst)
+	# one exchange in ten do.  A run without rdma_cc whose victim
+	# finished no round waited longer still.  Not on 6.12: there
+	# ib_send_lat -e completes no round under load.  Idle, a round
+	# completes only without inline data (-I 0; with it the client waits
+	# forever, with Debian's own rdma_rxe.ko of 6.12-rt as well), and once
+	# the incast runs no round completes, with -I 0 or without, with
+	# rdma_cc or without (Documentation/testbed.rst)
 	if [ "$TB_VICTIM" = 0 ]; then
 		echo "  with rdma_cc: no latency victim (TB_VICTIM=0; on 6.12's rxe ib_send_lat -e completes no round under load)"
 	else
